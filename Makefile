@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Entry points of the harness; the scripts in scripts/ do the work.
+#
+#   make test     set up, sync the tree, build, boot, run and judge all tests
+#                 (NO_BUILD=1 V=1 HOT_FSES=... HOT_TESTS=... see
+#                 scripts/run-tests.sh)
+#   make sync     build/linux <- patches/
+#   make export   patches/ <- build/linux
+#   make kernel   build the test kernel (build/obj-test)
+#   make guest    build the guest programs (build/guest)
+#   make boot     boot the test kernel with a shell on the console (^A x quits)
+#   make clean    remove run results, guest programs, disks and the KVM probe
+#                 result; the tree and kernel builds stay
+#                 (make clean-kernel removes build/obj-*)
+.PHONY: test sync export kernel guest boot clean clean-kernel
+
+test:
+	scripts/run-tests.sh
+
+sync:
+	scripts/tree.sh sync
+
+export:
+	scripts/tree.sh export
+
+kernel:
+	scripts/build.sh test
+
+guest:
+	scripts/build-guest.sh
+
+boot:
+	scripts/boot.sh --disks 2 --out build/run/boot -- /bin/bash -i
+
+clean:
+	rm -rf build/run build/guest build/accel build/accel-probe.*
+
+clean-kernel:
+	rm -rf build/obj-*

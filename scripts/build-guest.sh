@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the programs the guest runs from the shared root, into build/guest:
+#   build/guest/poweroff             from guest/poweroff.c
+#   build/guest/selftests/<name>     from each
+#       build/linux/tools/testing/selftests/filesystems/hot_tracking/<name>.c
+#       (kselftest_harness programs), against the UAPI headers installed by
+#       scripts/build.sh in build/obj-<profile>/usr/include
+#
+#   build-guest.sh [--profile P] [--poweroff-only]
+#
+# A selftest that does not compile is reported, listed in
+# build/guest/selftests.failed, and makes the exit status 1; the others are
+# still built. Stale binaries of removed or broken tests are deleted.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+profile=test only_poweroff=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--profile) profile=$2; shift 2 ;;
+	--poweroff-only) only_poweroff=1; shift ;;
+	*) die "usage: $0 [--profile P] [--poweroff-only]" ;;
+	esac
+done
+
+out=$BUILD/guest
+mkdir -p "$out"
+gcc -O2 -Wall -Werror -o "$out/poweroff.tmp" "$TOP/guest/poweroff.c"
+mv "$out/poweroff.tmp" "$out/poweroff"
+[ $only_poweroff = 0 ] || exit 0
+
+src=$TREE/tools/testing/selftests/filesystems/hot_tracking
+hdrs=$BUILD/obj-$profile/usr/include
+rm -rf "$out/selftests" "$out/selftests.failed"
+mkdir -p "$out/selftests"
+: > "$out/selftests.failed"
+shopt -s nullglob
+files=("$src"/*.c)
+if [ ${#files[@]} -eq 0 ]; then
+	log "no selftests in ${src#"$TOP"/}"
+	exit 0
+fi
+[ -d "$hdrs/linux" ] || die "no UAPI headers in $hdrs (scripts/build.sh $profile installs them)"
+
+# As the selftests' lib.mk does: kernel UAPI headers before the system's,
+# selftests/ for kselftest_harness.h and friends.
+cflags=(-O2 -g -Wall -pthread -isystem "$hdrs" -I"$TREE/tools/testing/selftests")
+bad=0
+for f in "${files[@]}"; do
+	name=$(basename "$f" .c)
+	if gcc "${cflags[@]}" -o "$out/selftests/$name" "$f" 2> "$out/selftests/$name.log"; then
+		[ -s "$out/selftests/$name.log" ] && cat "$out/selftests/$name.log" >&2
+		rm -f "$out/selftests/$name.log"
+	else
+		echo "error: selftest $name does not compile:" >&2
+		sed 's/^/    /' "$out/selftests/$name.log" >&2
+		rm -f "$out/selftests/$name" "$out/selftests/$name.log"
+		echo "$name" >> "$out/selftests.failed"
+		bad=1
+	fi
+done
+log "built $(( ${#files[@]} - $(grep -c . "$out/selftests.failed" || true) )) of ${#files[@]} selftests into ${out#"$TOP"/}/selftests"
+exit $bad

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared paths and helpers for the harness scripts. Sourced, not run.
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=$TOP/build
+TREE=$BUILD/linux
+PATCHES=$TOP/patches
+SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+
+log() { printf '>> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Patch-ids of a stream of patches, sorted, one per line.
+patch_ids() { git patch-id --stable | cut -d' ' -f1 | sort; }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel tree in build/linux: a git repository whose tag 'base' is the
+# pristine Debian source and whose commits on top are patches/series.
+#
+#   tree.sh sync     create the tree if missing, (re)apply patches/ if the
+#                    tree does not already hold exactly that series; refuses
+#                    to touch commits that were never exported
+#   tree.sh export   write base..HEAD to patches/ (and patches/series)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+git_tree() { git -C "$TREE" -c user.name=hot-build -c user.email=hot-build@localhost "$@"; }
+
+create_tree() {
+	log "extracting $SOURCE_TARBALL into $TREE"
+	rm -rf "$TREE" "$TREE.tmp"
+	mkdir -p "$TREE.tmp"
+	tar -xJf "$SOURCE_TARBALL" -C "$TREE.tmp" --strip-components=1
+	# Debian's .gitignore ends in a block ignoring everything at the top
+	# level; new files would never reach a patch. Drop that block.
+	sed -i '/^# Debian packaging: ignore everything/,$d' "$TREE.tmp/.gitignore"
+	sed -i '${/^#$/d}' "$TREE.tmp/.gitignore"
+	git -C "$TREE.tmp" init -q -b master
+	git -C "$TREE.tmp" add -A
+	git -C "$TREE.tmp" -c user.name=hot-build -c user.email=hot-build@localhost \
+		commit -q -m "Debian linux-source-6.12 (pristine)"
+	git -C "$TREE.tmp" tag base
+	mv "$TREE.tmp" "$TREE"
+}
+
+series_files() {
+	[ -f "$PATCHES/series" ] || return 0
+	grep -v -e '^#' -e '^[[:space:]]*$' "$PATCHES/series" | sed "s|^|$PATCHES/|"
+}
+
+cmd_sync() {
+	[ -d "$TREE/.git" ] && git_tree rev-parse -q --verify refs/tags/base >/dev/null ||
+		create_tree
+	local want have files
+	mapfile -t files < <(series_files)
+	want=$( ( [ ${#files[@]} -eq 0 ] || cat "${files[@]}" ) | patch_ids)
+	have=$(git_tree format-patch --stdout base..HEAD | patch_ids)
+	if [ "$want" = "$have" ]; then
+		return 0
+	fi
+	# Every commit in the tree must already be in patches/, otherwise
+	# resetting would lose work.
+	local lost
+	lost=$(comm -23 <(echo "$have") <(echo "$want") | grep -c . || true)
+	if [ "$lost" -gt 0 ] || [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
+		die "$TREE has $lost commit(s) or changes not in patches/; run 'make export' (or reset the tree yourself) first"
+	fi
+	log "applying ${#files[@]} patches onto base"
+	git_tree am --abort >/dev/null 2>&1 || true
+	git_tree checkout -q -B master base
+	[ ${#files[@]} -eq 0 ] || git_tree am -q --whitespace=nowarn "${files[@]}"
+}
+
+cmd_export() {
+	[ -d "$TREE/.git" ] || die "no tree at $TREE"
+	[ -z "$(git_tree status --porcelain)" ] ||
+		die "uncommitted changes in $TREE: commit them first"
+	local tmp
+	tmp=$(mktemp -d)
+	git_tree format-patch -q --no-signature --no-numbered --zero-commit \
+		--full-index -o "$tmp" base..HEAD >/dev/null
+	rm -f "$PATCHES"/*.patch
+	mkdir -p "$PATCHES"
+	( cd "$tmp" && ls ) | grep '\.patch$' > "$PATCHES/series" || true
+	[ -s "$PATCHES/series" ] && cp "$tmp"/*.patch "$PATCHES/"
+	rm -rf "$tmp"
+	log "exported $(grep -c . "$PATCHES/series" || true) patches to $PATCHES"
+}
+
+case "${1:-}" in
+sync) cmd_sync ;;
+export) cmd_export ;;
+*) die "usage: $0 sync|export" ;;
+esac
