@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Entry points of the harness; the scripts in scripts/ do the work.
 #
+#   make demo     the main job: boot the patched kernel, show what is hot
 #   make test     set up, sync the tree, build, boot, run and judge all tests
 #                 (NO_BUILD=1 V=1 HOT_FSES=... HOT_TESTS=... see
 #                 scripts/run-tests.sh)
@@ -12,10 +13,13 @@
 #   make clean    remove run results, guest programs, disks and the KVM probe
 #                 result; the tree and kernel builds stay
 #                 (make clean-kernel removes build/obj-*)
-.PHONY: test sync export kernel guest boot clean clean-kernel
+.PHONY: test demo sync export kernel guest boot clean clean-kernel
 
 test:
 	scripts/run-tests.sh
+
+demo:
+	scripts/demo.sh
 
 sync:
 	scripts/tree.sh sync

@@ -9,7 +9,7 @@ dbg=/sys/kernel/debug/hot_track/${dev#/dev/}
 step() { printf '\n==> %s\n' "$*"; }
 
 step "mkfs.btrfs $dev; mount -o hot_track $dev $mnt"
-mkfs.btrfs -q -f "$dev"
+mkfs.btrfs -q -f "$dev" 2>/dev/null
 mount -o hot_track "$dev" "$mnt"
 grep " $mnt " /proc/mounts
 
@@ -23,10 +23,10 @@ for i in 1 2 3; do
 done
 head -c 64M /dev/zero > "$mnt/big.img"
 sync
-fio --output=/dev/null --name=hot --directory="$mnt/hot" \
+fio --output=/dev/null --eta=never --name=hot --directory="$mnt/hot" \
 	--filename=file1:file2:file3 --rw=randread --bs=4k --direct=1 \
 	--size=1M --runtime=4 --time_based
-fio --output=/dev/null --name=range --filename="$mnt/big.img" \
+fio --output=/dev/null --eta=never --name=range --filename="$mnt/big.img" \
 	--offset=16M --size=2M --rw=randread --bs=4k --direct=1 \
 	--runtime=4 --time_based
 

@@ -315,6 +315,7 @@ else
 	rc=${PIPESTATUS[0]}
 	set -e
 fi
+mkdir -p "$out"	# boot.sh may have failed before making it
 echo "$rc" > "$out/boot-rc"
 cp "$BUILD/guest/selftests.failed" "$out/selftests.failed" 2>/dev/null || true
 log "judging $out"
