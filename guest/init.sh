@@ -48,8 +48,21 @@ mnt() { # mnt TYPE WHERE [OPTIONS]
 mount -t proc proc /proc
 mnt sysfs /sys
 mnt devtmpfs /dev
-mnt tmpfs /tmp mode=1777
 mnt tmpfs /run mode=755
+# A checkout under /tmp (CI clones can live there) would vanish under the
+# tmpfs: keep the host's copy visible at the same path.
+case $TOP in
+/tmp/*)
+	mkdir -p /run/host-tmp
+	mount --bind /tmp /run/host-tmp
+	mnt tmpfs /tmp mode=1777
+	mkdir -p "$TOP"
+	mount --bind "/run/host-tmp/${TOP#/tmp/}" "$TOP"
+	;;
+*)
+	mnt tmpfs /tmp mode=1777
+	;;
+esac
 mkdir -p /dev/pts /dev/shm "$RESULTS" /tmp/mnt /tmp/mnt2
 mnt devpts /dev/pts gid=5,mode=620,ptmxmode=666
 mnt tmpfs /dev/shm mode=1777
