@@ -10,6 +10,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# Patch-ids that were applied from or exported to patches/ at some point
+STATE=$TREE/.git/hot-known-patches
+
 git_tree() { git -C "$TREE" -c user.name=hot-build -c user.email=hot-build@localhost "$@"; }
 
 create_tree() {
@@ -44,10 +47,12 @@ cmd_sync() {
 	if [ "$want" = "$have" ]; then
 		return 0
 	fi
-	# Every commit in the tree must already be in patches/, otherwise
-	# resetting would lose work.
+	# Every commit in the tree must be in patches/ or have been applied
+	# from or exported to it before (patches/ changed under a pull);
+	# otherwise resetting would lose work.
 	local lost
-	lost=$(comm -23 <(echo "$have") <(echo "$want") | grep -c . || true)
+	lost=$(comm -23 <(echo "$have") <({ echo "$want"; cat "$STATE" 2>/dev/null; } | sort -u) |
+		grep -c . || true)
 	if [ "$lost" -gt 0 ] || [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
 		die "$TREE has $lost commit(s) or changes not in patches/; run 'make export' (or reset the tree yourself) first"
 	fi
@@ -55,6 +60,16 @@ cmd_sync() {
 	git_tree am --abort >/dev/null 2>&1 || true
 	git_tree checkout -q -B master base
 	[ ${#files[@]} -eq 0 ] || git_tree am -q --whitespace=nowarn "${files[@]}"
+	remember
+}
+
+# Patch-ids of base..HEAD, added to those known to be in patches/ history
+remember() {
+	{
+		git_tree format-patch --stdout base..HEAD | patch_ids
+		cat "$STATE" 2>/dev/null || true
+	} | sort -u > "$STATE.new"
+	mv "$STATE.new" "$STATE"
 }
 
 cmd_export() {
@@ -70,6 +85,7 @@ cmd_export() {
 	( cd "$tmp" && ls ) | grep '\.patch$' > "$PATCHES/series" || true
 	[ -s "$PATCHES/series" ] && cp "$tmp"/*.patch "$PATCHES/"
 	rm -rf "$tmp"
+	remember
 	log "exported $(grep -c . "$PATCHES/series" || true) patches to $PATCHES"
 }
 
