@@ -78,6 +78,11 @@ done
 
 log "building $profile kernel in $obj"
 start=$(date +%s)
-mk -j"$(($(nproc) + 1))" bzImage
+# The compiler's output (KASAN makes -Wframe-larger-than chatty in code
+# that is not ours) goes to a log, shown when the build fails.
+if ! mk -j"$(($(nproc) + 1))" bzImage > "$obj/build.log" 2>&1; then
+	grep -E -B2 -A3 'error|Error' "$obj/build.log" | tail -60 >&2
+	die "kernel build failed; the whole log is $obj/build.log"
+fi
 mk headers >/dev/null
 log "built $profile kernel in $(( $(date +%s) - start ))s"

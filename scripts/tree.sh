@@ -56,10 +56,21 @@ cmd_sync() {
 	if [ "$lost" -gt 0 ] || [ -n "$(git_tree status --porcelain --untracked-files=no)" ]; then
 		die "$TREE has $lost commit(s) or changes not in patches/; run 'make export' (or reset the tree yourself) first"
 	fi
-	log "applying ${#files[@]} patches onto base"
+	# Keep the commits that match the head of the series: files they
+	# touch keep their mtimes and are not rebuilt.
+	local commits keep=0 onto=base
+	mapfile -t commits < <(git_tree rev-list --reverse base..HEAD)
+	while [ $keep -lt ${#files[@]} ] && [ $keep -lt ${#commits[@]} ] &&
+	      [ "$(patch_ids < "${files[$keep]}")" = \
+		"$(git_tree format-patch --stdout -1 "${commits[$keep]}" | patch_ids)" ]; do
+		onto=${commits[$keep]}
+		keep=$((keep + 1))
+	done
+	log "applying $((${#files[@]} - keep)) patches onto the first $keep of the series"
 	git_tree am --abort >/dev/null 2>&1 || true
-	git_tree checkout -q -B master base
-	[ ${#files[@]} -eq 0 ] || git_tree am -q --whitespace=nowarn "${files[@]}"
+	git_tree checkout -q -B master "$onto"
+	[ $keep -eq ${#files[@]} ] ||
+		git_tree am -q --whitespace=nowarn "${files[@]:$keep}"
 	remember
 }
 
