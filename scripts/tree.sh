@@ -66,7 +66,11 @@ cmd_sync() {
 		onto=${commits[$keep]}
 		keep=$((keep + 1))
 	done
-	log "applying $((${#files[@]} - keep)) patches onto the first $keep of the series"
+	if [ $keep -eq 0 ]; then
+		log "applying ${#files[@]} patches onto base"
+	else
+		log "applying $((${#files[@]} - keep)) patches onto the first $keep of the series"
+	fi
 	git_tree am --abort >/dev/null 2>&1 || true
 	git_tree checkout -q -B master "$onto"
 	[ $keep -eq ${#files[@]} ] ||
