@@ -10,6 +10,9 @@
 #                      none when interactive; 0: none)
 #     --disks N        N scratch disks, /dev/vda.. in the guest (default 0)
 #     --disk-size SZ   size of each, sparse (default 2G)
+#     --disk-dir DIR   put the disk images in a new directory under DIR (e.g.
+#                      /dev/shm: disks in host RAM), removed when QEMU is done
+#                      (default: DIR/disks of --out, kept)
 #     --mem SIZE       guest memory (default 4G: KASAN)
 #     --out DIR        results directory, wiped first (default build/run/last)
 #     --append ARGS    extra kernel command line
@@ -36,7 +39,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 profile=test kernel="" timeout="" ndisks=0 disk_size=2G mem=4G
-out=$BUILD/run/last append=
+out=$BUILD/run/last append= disk_dir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift 2 ;;
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--disks) ndisks=$2; shift 2 ;;
 	--disk-size) disk_size=$2; shift 2 ;;
+	--disk-dir) disk_dir=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -194,10 +198,17 @@ probe_kvm() {
 
 disks=()
 if [ "$ndisks" -gt 0 ]; then
-	mkdir -p "$out/disks"
+	imgdir=$out/disks
+	if [ -n "$disk_dir" ]; then
+		[ -d "$disk_dir" ] || die "--disk-dir: no directory $disk_dir"
+		imgdir=$(mktemp -d "$disk_dir/hot-disks.XXXXXX")
+		# shellcheck disable=SC2064 # expand now
+		trap "rm -rf '$imgdir'" EXIT
+	fi
+	mkdir -p "$imgdir"
 	letters=abcdefghijklmnopqrstuvwxyz
 	for i in $(seq 0 $((ndisks - 1))); do
-		img=$out/disks/vd${letters:i:1}.img
+		img=$imgdir/vd${letters:i:1}.img
 		truncate -s "$disk_size" "$img"
 		disks+=(-drive "file=$img,if=virtio,format=raw,cache=unsafe")
 	done
