@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hotstat: what hot data tracking says is hot. Shared declarations.
+ *
+ *   parse.c    debugfs lines, mountinfo lines, numbers and options
+ *   format.c   durations, times, sizes, JSON, Prometheus, the map strip
+ *   paths.c    inode number -> path, by walking a mount once
+ *   kernel.c   the kernel interfaces: mounts, debugfs, FS_IOC_GET_HEAT_INFO
+ *   main.c     the command line and the commands
+ */
+#ifndef HOTSTAT_H
+#define HOTSTAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses (documented in hotstat.8 and --help) */
+enum {
+	HS_OK = 0,
+	HS_ERR = 1,		/* anything else: I/O error, no such file */
+	HS_EUSAGE = 2,		/* bad arguments */
+	HS_ENOTRACK = 3,	/* not mounted with hot_track / kernel lacks it */
+	HS_ENODATA = 4,		/* file never tracked */
+	HS_ENODEBUGFS = 5,	/* debugfs not mounted */
+	HS_EPERM = 6,		/* not root (debugfs is root only) */
+};
+
+#define HS_NEVER UINT64_MAX	/* avg_delta_* before any interval */
+#define HS_BUCKETS 256		/* heat map buckets: debugfs "temp" */
+#define HS_RANGE_DEFAULT (1ULL << 20)
+
+/* One line of a debugfs listing */
+struct hs_item {
+	uint64_t ino;
+	uint64_t start, len;	/* ranges only; len 0 for an inode line */
+	uint32_t reads, writes;
+	unsigned int temp;	/* heat map bucket, 0-255 */
+};
+
+/* parse.c */
+int hs_parse_item(const char *line, struct hs_item *it);
+int hs_parse_u64(const char *s, uint64_t *v);
+int hs_parse_uint(const char *s, unsigned int min, unsigned int max,
+		  unsigned int *v);
+int hs_parse_seconds(const char *s, double *secs);
+
+struct hs_mountinfo {
+	unsigned int major, minor;
+	char root[4096];
+	char mountpoint[4096];
+	char fstype[64];
+	char source[4096];
+	char superopts[1024];
+};
+int hs_parse_mountinfo(const char *line, struct hs_mountinfo *mi);
+void hs_unescape_octal(char *s);
+bool hs_opt_has(const char *opts, const char *opt);
+
+/* format.c */
+char *hs_fmt_duration(char *buf, size_t n, uint64_t ns);
+char *hs_fmt_ago(char *buf, size_t n, uint64_t then_ns, uint64_t now_ns);
+char *hs_fmt_time(char *buf, size_t n, uint64_t ns, uint64_t now_ns);
+char *hs_fmt_iso(char *buf, size_t n, uint64_t ns);
+char *hs_fmt_size(char *buf, size_t n, uint64_t bytes);
+
+struct hs_json {
+	FILE *f;
+	int depth;
+	bool first[64];
+	bool after_key;
+};
+void hs_json_init(struct hs_json *j, FILE *f);
+void hs_json_begin_obj(struct hs_json *j);
+void hs_json_end_obj(struct hs_json *j);
+void hs_json_begin_arr(struct hs_json *j);
+void hs_json_end_arr(struct hs_json *j);
+void hs_json_key(struct hs_json *j, const char *k);
+void hs_json_str(struct hs_json *j, const char *s);
+void hs_json_u64(struct hs_json *j, uint64_t v);
+void hs_json_double(struct hs_json *j, double v);
+void hs_json_bool(struct hs_json *j, bool v);
+void hs_json_null(struct hs_json *j);
+void hs_json_end(struct hs_json *j);	/* newline after the document */
+
+void hs_prom_label(FILE *f, const char *name, const char *value, bool first);
+
+/* The map strip: @n cells from @nranges range temperatures (-1: untracked) */
+int hs_temp_digit(int temp, int min, int max);
+void hs_strip_cells(const int *temps, size_t nranges, int *cells,
+		    size_t ncells);
+size_t hs_strip_width(size_t nranges, int columns);
+const char *hs_digit_colour(int digit);
+void hs_strip_text(char *buf, const int *cells, size_t n, int min, int max);
+void hs_print_strip(FILE *f, const int *cells, size_t n, int min, int max,
+		    bool colour);
+
+/* paths.c */
+struct hs_paths;
+struct hs_paths *hs_paths_new(const char *root, unsigned long long dev);
+const char *hs_paths_lookup(struct hs_paths *p, uint64_t ino);
+size_t hs_paths_count(const struct hs_paths *p);
+void hs_paths_free(struct hs_paths *p);
+
+/* kernel.c */
+struct hs_mount {
+	char path[4096];	/* the mount point */
+	char fstype[64];
+	char source[4096];
+	char devname[256];	/* the hot_track/<devname> directory */
+	char dir[4096];		/* debugfs path of that directory */
+	unsigned long long dev;	/* st_dev of the mount root */
+};
+extern char hs_err[512];	/* the message of the last failure */
+int hs_find_mount(const char *path, struct hs_mount *m, bool need_debugfs);
+int hs_read_items(const struct hs_mount *m, const char *file,
+		  struct hs_item **items, size_t *n);
+int hs_heat_info(const char *path, int live, void *info);
+uint64_t hs_now_ns(void);
+int hs_update_delay(void);
+
+#endif
