@@ -5,6 +5,9 @@
 #   make test     set up, sync the tree, build, boot, run and judge all tests
 #                 (NO_BUILD=1 V=1 HOT_FSES=... HOT_TESTS=... see
 #                 scripts/run-tests.sh)
+#   make bench    benchmark: hot_track on/off, unpatched kernel, scaling,
+#                 memory; tables in bench/results/ (NO_BUILD=1 BENCH_PAIRS=...
+#                 see scripts/bench.sh)
 #   make sync     build/linux <- patches/
 #   make export   patches/ <- build/linux
 #   make kernel   build the test kernel (build/obj-test)
@@ -13,13 +16,16 @@
 #   make clean    remove run results, guest programs, disks and the KVM probe
 #                 result; the tree and kernel builds stay
 #                 (make clean-kernel removes build/obj-*)
-.PHONY: test demo sync export kernel guest boot clean clean-kernel
+.PHONY: test demo bench sync export kernel guest boot clean clean-kernel
 
 test:
 	scripts/run-tests.sh
 
 demo:
 	scripts/demo.sh
+
+bench:
+	scripts/bench.sh
 
 sync:
 	scripts/tree.sh sync

@@ -1,0 +1,257 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of scripts/bench.sh: the workloads on each file system, without
+# and with hot_track, interleaved (off on off on ..., a remount before every
+# run), then the scaling and memory figures. Raw results go to
+# $HOT_RESULTS/bench/; scripts/bench-report.py makes the tables on the host.
+#
+# Disks: /dev/vda for the workload files and the scaling (tracked), /dev/vdb
+# for fsmark (a fresh file system per run), the scaling (untracked) and the
+# memory per inode.
+#
+# Environment (defaults in brackets):
+#   BENCH_MODE        ab: both, interleaved; off: untracked only (the
+#                     unpatched kernel), no scaling or memory part [ab]
+#   BENCH_PAIRS       runs of each mode per workload and fs [5]
+#   BENCH_RUNTIME     seconds per time-based fio run [3]
+#   BENCH_FILES       files per fsmark run [20000]
+#   BENCH_FSES        [btrfs ext4 xfs]
+#   BENCH_WORKLOADS   [randread randwrite bufwrite seqread fsmark]
+#   BENCH_SIZE        file of the random workloads [256M]
+#   BENCH_SEQ_SIZE    file read once by seqread [512M]
+#   BENCH_SCALE       tracked range counts of the scaling part, ascending
+#                     ("" skips it) [1000 100000 1000000]
+#   BENCH_SCALE_FS    file system of the scaling and memory parts [ext4]
+#   BENCH_SCALE_READS timed reads per file and range count [40000]
+#   BENCH_MEM_FILES   files of the memory-per-inode part (0 skips) [20000]
+#   HOT_GUEST_BIN     where fsmark and hotscale are [build/guest/bench]
+set -euo pipefail
+TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+R=${HOT_RESULTS:-/tmp/results}/bench
+BIN=${HOT_GUEST_BIN:-$TOP/build/guest/bench}
+mode=${BENCH_MODE:-ab}
+pairs=${BENCH_PAIRS:-5}
+runtime=${BENCH_RUNTIME:-3}
+nfiles=${BENCH_FILES:-20000}
+fses=${BENCH_FSES:-btrfs ext4 xfs}
+workloads=${BENCH_WORKLOADS:-randread randwrite bufwrite seqread fsmark}
+size=${BENCH_SIZE:-256M}
+seq_size=${BENCH_SEQ_SIZE:-512M}
+scale=${BENCH_SCALE-1000 100000 1000000}
+scale_fs=${BENCH_SCALE_FS:-ext4}
+scale_reads=${BENCH_SCALE_READS:-40000}
+mem_files=${BENCH_MEM_FILES:-20000}
+dev=/dev/vda dev2=/dev/vdb mnt=/tmp/mnt mnt2=/tmp/mnt2
+
+say() { echo "hot-guest: $*" 2>/dev/null > /dev/kmsg || echo "hot-guest: $*"; }
+trap 'say "bench: failed at line $LINENO: $BASH_COMMAND"' ERR
+
+mkfs_quiet() { # mkfs_quiet FS DEV
+	wipefs -a -q "$2" 2>/dev/null || true
+	case $1 in
+	btrfs) mkfs.btrfs -q -f "$2" >/dev/null ;;
+	# No lazy init: its kernel thread would write during the runs
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$2" ;;
+	xfs) mkfs.xfs -q -f "$2" ;;
+	*) echo "unknown fs $1" >&2; return 1 ;;
+	esac
+}
+
+mount_mode() { # mount_mode FS DEV DIR on|off
+	if [ "$4" = on ]; then
+		mount -t "$1" -o hot_track "$2" "$3"
+	else
+		mount -t "$1" "$2" "$3"
+	fi
+}
+
+drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+sysctl_set() { # sysctl_set NAME VALUE: if the sysctl exists; old value to info
+	local f=/proc/sys/fs/$1
+	[ -e "$f" ] || return 0
+	echo "sysctl.$1.before=$(<"$f")" >> "$R/info.txt"
+	echo "$2" > "$f"
+	echo "sysctl.$1=$(<"$f")" >> "$R/info.txt"
+}
+
+# Items are freed after an RCU grace period (and xarray nodes too): wait
+# until the counts of our caches stop moving, at most 20 s.
+settle() {
+	local prev= cur i
+	for i in $(seq 20); do
+		cur=$(grep -E '^(hot_range_item|hot_inode_item|radix_tree_node) ' /proc/slabinfo || true)
+		[ "$cur" != "$prev" ] || return 0
+		prev=$cur
+		sleep 1
+	done
+}
+
+slab() { # slab NAME: keep /proc/slabinfo
+	cat /proc/slabinfo > "$R/slab/$1.txt" 2>/dev/null || : > "$R/slab/$1.txt"
+}
+
+fio_run() { # fio_run OUT ARGS...: fio with JSON output
+	local out=$1
+	shift
+	fio --output-format=json --output="$out" --eta=never --ioengine=psync \
+		--randrepeat=1 --norandommap "$@"
+}
+
+# The workload WL on FS in mode MODE, run PAIR: output to raw/ID.out, the
+# guest's /proc/stat cpu line and the wall clock before and after to
+# raw/ID.stat.
+run_one() { # run_one FS WL PAIR MODE
+	local fs=$1 wl=$2 pair=$3 m=$4 id=$1.$2.$3.$4 cpu0 cpu1 t0 t1
+	local out=$R/raw/$id.out
+	if [ "$wl" = fsmark ]; then
+		mkfs_quiet "$fs" "$dev2"
+		mount_mode "$fs" "$dev2" "$mnt2" "$m"
+	else
+		mount_mode "$fs" "$dev" "$mnt" "$m"
+	fi
+	drop_caches
+	t0=$EPOCHREALTIME
+	read -r cpu0 < /proc/stat
+	case $wl in
+	randread)
+		fio_run "$out" --name=randread --filename="$mnt/rand.dat" --size="$size" \
+			--rw=randread --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
+	randwrite)
+		fio_run "$out" --name=randwrite --filename="$mnt/rand.dat" --size="$size" \
+			--rw=randwrite --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
+	bufwrite)
+		fio_run "$out" --name=bufwrite --filename="$mnt/rand.dat" --size="$size" \
+			--rw=randwrite --bs=4k --direct=0 --fsync=32 --end_fsync=1 \
+			--runtime="$runtime" --time_based ;;
+	seqread)
+		fio_run "$out" --name=seqread --filename="$mnt/seq.dat" --size="$seq_size" \
+			--rw=read --bs=1M --direct=0 --invalidate=1 ;;
+	fsmark)
+		"$BIN/fsmark" "$mnt2/d" "$nfiles" > "$out" ;;
+	esac
+	read -r cpu1 < /proc/stat
+	t1=$EPOCHREALTIME
+	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$R/raw/$id.stat"
+	if [ "$wl" = fsmark ]; then umount "$mnt2"; else umount "$mnt"; fi
+}
+
+# The files the fio workloads use, written on an untracked mount
+layout() { # layout FS
+	mkfs_quiet "$1" "$dev"
+	mount -t "$1" "$dev" "$mnt"
+	fio --output=/dev/null --eta=never --name=layout --filename="$mnt/rand.dat" \
+		--size="$size" --rw=write --bs=1M --end_fsync=1
+	case " $workloads " in
+	*" seqread "*)
+		fio --output=/dev/null --eta=never --name=layout --filename="$mnt/seq.dat" \
+			--size="$seq_size" --rw=write --bs=1M --end_fsync=1 ;;
+	esac
+	umount "$mnt"
+}
+
+throughput() {
+	local fs wl pair modes
+	case $mode in
+	ab) modes="off on" ;;
+	off) modes=off ;;
+	*) echo "BENCH_MODE: ab or off" >&2; return 1 ;;
+	esac
+	for fs in $fses; do
+		say "bench: $fs: laying out files"
+		layout "$fs"
+		for wl in $workloads; do
+			say "bench: $fs $wl: $pairs x ($modes)"
+			for pair in $(seq 1 "$pairs"); do
+				for m in $modes; do
+					run_one "$fs" "$wl" "$pair" "$m"
+				done
+			done
+		done
+	done
+}
+
+# The cost of one tracked I/O with N tracked ranges: a sparse file on a
+# tracked mount (vda) gets ranges 0..N-1 touched, then hotscale times random
+# O_DIRECT reads of those ranges against the same reads of the same sparse
+# file on an untracked mount (vdb). Slab snapshots around each touch give
+# the memory per range.
+scaling() {
+	local n prev=0 max=0
+	for n in $scale; do max=$n; done
+	say "bench: scaling on $scale_fs: $scale ranges"
+	mkfs_quiet "$scale_fs" "$dev"
+	mkfs_quiet "$scale_fs" "$dev2"
+	mount -t "$scale_fs" -o hot_track "$dev" "$mnt"
+	mount -t "$scale_fs" "$dev2" "$mnt2"
+	truncate -s "$((max + 1))M" "$mnt/sparse" "$mnt2/sparse"
+	settle
+	slab scale-0
+	for n in $scale; do
+		"$BIN/hotscale" touch "$mnt/sparse" "$prev" "$n" > "$R/scale/touch-$n.txt"
+		slab "scale-$n"
+		"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
+			> "$R/scale/time-$n.txt"
+		say "bench: scaling: $n ranges: $(<"$R/scale/time-$n.txt")"
+		prev=$n
+	done
+	umount "$mnt" "$mnt2"
+}
+
+# Memory per tracked inode: MEM_FILES small files, each read once on an
+# untracked and then on a tracked mount; the untracked run gives what the
+# file system itself allocates from the shared caches (radix_tree_node).
+memory() {
+	say "bench: memory per inode on $scale_fs: $mem_files files"
+	mkfs_quiet "$scale_fs" "$dev2"
+	mount -t "$scale_fs" "$dev2" "$mnt2"
+	"$BIN/fsmark" -n "$mnt2/m" "$mem_files" > "$R/scale/mem-create.txt"
+	umount "$mnt2"
+	local m
+	for m in off on; do
+		mount_mode "$scale_fs" "$dev2" "$mnt2" "$m"
+		settle
+		slab "mem-$m-0"
+		"$BIN/hotscale" readall "$mnt2/m" > "$R/scale/mem-read-$m.txt"
+		slab "mem-$m-1"
+		umount "$mnt2"
+	done
+}
+
+mkdir -p "$R/raw" "$R/slab" "$R/scale" "$mnt" "$mnt2"
+{
+	echo "mode=$mode"
+	echo "kernel=$(uname -r)"
+	echo "version=$(cat /proc/version)"
+	echo "cmdline=$(cat /proc/cmdline)"
+	echo "nproc=$(nproc)"
+	echo "memtotal_kb=$(awk '/MemTotal/ {print $2}' /proc/meminfo)"
+	echo "clk_tck=$(getconf CLK_TCK)"
+	echo "pairs=$pairs"
+	echo "runtime=$runtime"
+	echo "files=$nfiles"
+	echo "fses=$fses"
+	echo "workloads=$workloads"
+	echo "size=$size"
+	echo "seq_size=$seq_size"
+	echo "scale=$scale"
+	echo "scale_fs=$scale_fs"
+	echo "scale_reads=$scale_reads"
+	echo "mem_files=$mem_files"
+	echo "fio=$(fio --version)"
+	echo "start=$EPOCHREALTIME"
+} > "$R/info.txt"
+slab boot
+throughput
+if [ "$mode" = ab ]; then
+	# Nothing is forgotten or re-sorted while the scaling runs: no periodic
+	# update, no cap below the largest range count
+	sysctl_set hot-update-delay 604800
+	sysctl_set hot-kick-time 604800
+	sysctl_set hot-max-items 4194304
+	# Memory first: the scaling's million items are freed slowly (RCU)
+	[ "$mem_files" -eq 0 ] || memory
+	[ -z "$scale" ] || scaling
+fi
+echo "end=$EPOCHREALTIME" >> "$R/info.txt"
+say "bench: done"

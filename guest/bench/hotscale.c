@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scaling and memory helpers of the benchmark (guest/bench.sh).
+ *
+ *   hotscale touch FILE FROM TO
+ *       one 4 KiB O_DIRECT read at offset i MiB for i in [FROM, TO): makes
+ *       ranges FROM..TO-1 tracked on a hot_track mount (1 MiB ranges)
+ *   hotscale time TRACKED UNTRACKED N READS BATCH
+ *       READS random 4 KiB O_DIRECT reads at offsets i MiB, i < N, on each
+ *       file, in batches of BATCH alternating between the two files; prints
+ *       the median ns per read of each and the median of the per-batch
+ *       differences (the hook cost)
+ *   hotscale readall DIR
+ *       read every regular file of DIR once (buffered)
+ *
+ * Output: one line of key=value pairs.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BS 4096
+#define RANGE (1ULL << 20)
+
+static uint64_t ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int open_direct(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECT);
+
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	return fd;
+}
+
+static void *buffer(void)
+{
+	void *buf;
+
+	if (posix_memalign(&buf, BS, BS))
+		exit(1);
+	return buf;
+}
+
+static void rd(int fd, void *buf, uint64_t idx)
+{
+	if (pread(fd, buf, BS, idx * RANGE) != BS) {
+		perror("pread");
+		exit(1);
+	}
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int touch(char **argv)
+{
+	uint64_t from = strtoull(argv[1], NULL, 0), to = strtoull(argv[2], NULL, 0);
+	int fd = open_direct(argv[0]);
+	void *buf = buffer();
+	uint64_t t0 = ns(), i;
+
+	for (i = from; i < to; i++)
+		rd(fd, buf, i);
+	printf("touched=%llu ns_per_read=%.0f\n", (unsigned long long)(to - from),
+	       to > from ? (double)(ns() - t0) / (to - from) : 0.0);
+	return 0;
+}
+
+static double batch(int fd, void *buf, uint64_t n, int count)
+{
+	uint64_t t0 = ns();
+	int i;
+
+	for (i = 0; i < count; i++)
+		rd(fd, buf, next() % n);
+	return (double)(ns() - t0) / count;
+}
+
+static int timing(char **argv)
+{
+	int ft = open_direct(argv[0]), fu = open_direct(argv[1]);
+	uint64_t n = strtoull(argv[2], NULL, 0);
+	long reads = atol(argv[3]), size = atol(argv[4]);
+	int nb = reads / size, i;
+	double *t = calloc(nb, sizeof(double)), *u = calloc(nb, sizeof(double));
+	double *d = calloc(nb, sizeof(double));
+	void *buf = buffer();
+	uint64_t seed;
+
+	if (nb < 1 || !t || !u || !d)
+		return 2;
+	/* Warm up both: the first batches pay for cold caches */
+	batch(ft, buf, n, size);
+	batch(fu, buf, n, size);
+	for (i = 0; i < nb; i++) {
+		/* The same offsets on both files; which goes first alternates */
+		seed = rng;
+		if (i % 2) {
+			u[i] = batch(fu, buf, n, size);
+			rng = seed;
+			t[i] = batch(ft, buf, n, size);
+		} else {
+			t[i] = batch(ft, buf, n, size);
+			rng = seed;
+			u[i] = batch(fu, buf, n, size);
+		}
+		d[i] = t[i] - u[i];
+	}
+	printf("n=%llu batches=%d batch=%ld diff_ns=%.1f", (unsigned long long)n,
+	       nb, size, median(d, nb));
+	printf(" tracked_ns=%.1f untracked_ns=%.1f\n", median(t, nb), median(u, nb));
+	return 0;
+}
+
+static int readall(char **argv)
+{
+	DIR *dir = opendir(argv[0]);
+	struct dirent *de;
+	char buf[65536];
+	long files = 0;
+
+	if (!dir) {
+		perror(argv[0]);
+		return 1;
+	}
+	while ((de = readdir(dir))) {
+		int fd;
+
+		if (de->d_type != DT_REG)
+			continue;
+		fd = openat(dirfd(dir), de->d_name, O_RDONLY);
+		if (fd < 0) {
+			perror(de->d_name);
+			return 1;
+		}
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+		files++;
+	}
+	printf("files=%ld\n", files);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "touch"))
+		return touch(argv + 2);
+	if (argc == 7 && !strcmp(argv[1], "time"))
+		return timing(argv + 2);
+	if (argc == 3 && !strcmp(argv[1], "readall"))
+		return readall(argv + 2);
+	fprintf(stderr, "usage: hotscale touch FILE FROM TO | time TRACKED UNTRACKED N READS BATCH | readall DIR\n");
+	return 2;
+}

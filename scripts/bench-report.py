@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The tables of 'make bench' from the results of guest/bench.sh.
+
+  bench-report.py [--results DIR] [--vanilla VANILLA_RUN] PATCHED_RUN
+
+PATCHED_RUN and VANILLA_RUN are boot.sh results directories (console.log,
+bench/...). Writes DIR/<date>-<host>.json and .md and DIR/latest.md (DIR
+defaults to bench/results), prints the Markdown. Exit status 1 when a boot
+failed, a guest run did not finish or the console has kernel reports
+(BUG, WARNING, Oops, lockdep, KASAN...); the targets do not change it.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import sys
+
+WORKLOADS = {
+    # name: (description, unit, fio direction or None)
+    'randread': ('4 KiB random O_DIRECT read (fio)', 'IOPS', 'read'),
+    'randwrite': ('4 KiB random O_DIRECT write (fio)', 'IOPS', 'write'),
+    'bufwrite': ('4 KiB random buffered write, fsync every 32 (fio)', 'IOPS', 'write'),
+    'seqread': ('1 MiB sequential buffered read, caches dropped (fio)', 'MB/s', 'read'),
+    'fsmark': ('create + write 4 KiB + fsync + close (fsmark)', 'files/s', None),
+}
+TARGET_RATIO = 0.98       # tracked / untracked throughput
+TARGET_SCALE = 1.5        # hook cost at the most ranges / at the fewest
+TARGET_RANGE_BYTES = 96
+TARGET_INODE_BYTES = 256
+TARGET_VANILLA = 0.98     # patched untracked / unpatched
+
+
+def read(path, default=None):
+    try:
+        with open(path, 'rb') as f:
+            return f.read().decode('utf-8', 'replace')
+    except OSError:
+        return default
+
+
+def kv(text):
+    """key=value pairs of a line or file"""
+    out = {}
+    for m in re.finditer(r'(\w+)=(\S+)', text or ''):
+        try:
+            out[m.group(1)] = float(m.group(2))
+        except ValueError:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def info(run):
+    out = {}
+    for line in (read(os.path.join(run, 'bench', 'info.txt')) or '').splitlines():
+        k, _, v = line.partition('=')
+        out[k] = v
+    return out
+
+
+def median(v):
+    return statistics.median(v) if v else None
+
+
+# --- One run of a workload ---
+def parse_run(run, name):
+    base = os.path.join(run, 'bench', 'raw', name)
+    fs, wl, pair, mode = name.split('.')
+    text = read(base + '.out')
+    if text is None:
+        return None
+    r = {'fs': fs, 'workload': wl, 'pair': int(pair), 'mode': mode}
+    if wl == 'fsmark':
+        v = kv(text)
+        if 'files' not in v:
+            return None
+        r['ops'] = v['files']
+        r['secs'] = v['secs']
+        r['throughput'] = v['files_per_sec']
+        r['cpu_us'] = v['cpu_us']
+    else:
+        try:
+            j = json.loads(text[text.index('{'):])
+        except (ValueError, json.JSONDecodeError):
+            return None
+        job = j['jobs'][0]
+        d = job[WORKLOADS[wl][2]]
+        r['ops'] = d['total_ios']
+        r['secs'] = d['runtime'] / 1000.0
+        if r['secs'] <= 0 or r['ops'] <= 0:
+            return None
+        if WORKLOADS[wl][1] == 'MB/s':
+            r['throughput'] = d['bw_bytes'] / 1e6
+        else:
+            r['throughput'] = r['ops'] / r['secs']
+        # fio's own CPU use: the job process, over the job's run time
+        r['cpu_us'] = (job['usr_cpu'] + job['sys_cpu']) / 100.0 * job['job_runtime'] * 1000.0
+    r['cpu_us_per_op'] = r['cpu_us'] / r['ops']
+    # The whole guest's CPU time (from /proc/stat) over the run, tool
+    # start-up included
+    st = (read(base + '.stat') or '').splitlines()
+    if len(st) >= 4 and st[0].startswith('cpu'):
+        a = [int(x) for x in st[0].split()[1:9]]
+        b = [int(x) for x in st[1].split()[1:9]]
+        busy = sum(b[i] - a[i] for i in (0, 1, 2, 5, 6, 7))
+        hz = float(info(run).get('clk_tck') or 100)
+        r['guest_cpu_us_per_op'] = busy / hz * 1e6 / r['ops']
+        r['wall_secs'] = float(st[3].split()[1]) - float(st[2].split()[1])
+    return r
+
+
+def runs(run):
+    raw = os.path.join(run, 'bench', 'raw')
+    names = sorted(f[:-4] for f in os.listdir(raw) if f.endswith('.out')) \
+        if os.path.isdir(raw) else []
+    out, bad = [], []
+    for n in names:
+        r = parse_run(run, n)
+        (out.append(r) if r else bad.append(n))
+    return out, bad
+
+
+# --- Slab caches ---
+def slabinfo(path):
+    caches = {}
+    for line in (read(path) or '').splitlines():
+        f = line.split()
+        if len(f) < 16 or f[0] in ('#', 'slabinfo'):
+            continue
+        try:
+            caches[f[0]] = {'active_objs': int(f[1]), 'num_objs': int(f[2]),
+                            'objsize': int(f[3]), 'objperslab': int(f[4]),
+                            'pagesperslab': int(f[5]), 'num_slabs': int(f[14])}
+        except (ValueError, IndexError):
+            pass
+    return caches
+
+
+def slab_delta(a, b, names):
+    """per cache: objects added, their bytes, slab page bytes added"""
+    out = {}
+    for n in names:
+        x, y = a.get(n), b.get(n)
+        if not x or not y:
+            continue
+        objs = y['active_objs'] - x['active_objs']
+        out[n] = {'objsize': y['objsize'], 'objs': objs,
+                  'bytes': objs * y['objsize'],
+                  'slab_bytes': (y['num_slabs'] - x['num_slabs']) * y['pagesperslab'] * 4096}
+    return out
+
+
+CACHES = ('hot_range_item', 'hot_inode_item', 'radix_tree_node')
+
+
+def scaling(run):
+    d = os.path.join(run, 'bench')
+    inf = info(run)
+    ns = [int(x) for x in inf.get('scale', '').split()]
+    rows = []
+    for n in ns:
+        t = kv(read(os.path.join(d, 'scale', f'time-{n}.txt')))
+        touch = kv(read(os.path.join(d, 'scale', f'touch-{n}.txt')))
+        if 'diff_ns' not in t:
+            continue
+        rows.append({'ranges': n, 'untracked_ns': t['untracked_ns'],
+                     'tracked_ns': t['tracked_ns'], 'hook_ns': t['diff_ns'],
+                     'batches': int(t['batches']), 'batch': int(t['batch']),
+                     'touch_ns_per_new_range': touch.get('ns_per_read')})
+    mem = {'fs': inf.get('scale_fs')}
+    if ns and os.path.exists(os.path.join(d, 'slab', f'scale-{ns[-1]}.txt')):
+        s0 = slabinfo(os.path.join(d, 'slab', 'scale-0.txt'))
+        s1 = slabinfo(os.path.join(d, 'slab', f'scale-{ns[-1]}.txt'))
+        delta = slab_delta(s0, s1, CACHES)
+        if 'hot_range_item' in delta and 'radix_tree_node' in delta:
+            n = ns[-1]
+            mem['range'] = {
+                'ranges': n, 'slab': delta,
+                'objsize': delta['hot_range_item']['objsize'],
+                'range_objs': delta['hot_range_item']['objs'],
+                'bytes_per_range': sum(v['bytes'] for v in delta.values()) / n,
+                'xarray_bytes_per_range': delta['radix_tree_node']['bytes'] / n,
+                'slab_page_bytes_per_range': sum(v['slab_bytes'] for v in delta.values()) / n,
+            }
+    files = int(inf.get('mem_files') or 0)
+    paths = [os.path.join(d, 'slab', f'mem-{m}-{i}.txt') for m in ('off', 'on') for i in (0, 1)]
+    if files and all(os.path.exists(p) for p in paths):
+        off = slab_delta(slabinfo(paths[0]), slabinfo(paths[1]), CACHES)
+        on = slab_delta(slabinfo(paths[2]), slabinfo(paths[3]), CACHES)
+        if 'hot_inode_item' in on and 'radix_tree_node' in on:
+            fs_nodes = off.get('radix_tree_node', {}).get('bytes', 0)
+            xa = on['radix_tree_node']['bytes'] - fs_nodes
+            mem['inode'] = {
+                'files': files, 'slab_untracked': off, 'slab_tracked': on,
+                'objsize': on['hot_inode_item']['objsize'],
+                'inode_objs': on['hot_inode_item']['objs'],
+                'range_objs': on.get('hot_range_item', {}).get('objs'),
+                # the inode item and its share of the superblock's inode
+                # xarray (nodes the file system allocated itself, seen on
+                # the untracked run, taken off)
+                'bytes_per_inode': (on['hot_inode_item']['bytes'] + xa) / files,
+                'xarray_bytes_per_inode': xa / files,
+                'bytes_per_file_with_range': (on['hot_inode_item']['bytes'] + xa +
+                                              on.get('hot_range_item', {}).get('bytes', 0)) / files,
+            }
+    return rows, mem
+
+
+# --- Kernel reports in the console log (as scripts/run-tests.sh) ---
+TS = re.compile(r'\[\s*\d+\.\d{6}\] ')
+ANCHORED = (r'BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|UBSAN:|ODEBUG:|'
+            r'INFO: |general protection fault|unreferenced object')
+ANYWHERE = (r'KASAN|possible recursive locking|'
+            r'possible circular locking dependency|inconsistent lock state|'
+            r'suspicious RCU usage|INFO: lockdep|DEBUG_LOCKS_WARN_ON|'
+            r'sleeping function called from invalid context|'
+            r'blocked for more than|list_add corruption|list_del corruption|'
+            r'suspected memory leaks')
+REPORT = re.compile(rf'^(?:[\w.-]+: )?(?:{ANCHORED})|{ANYWHERE}')
+NOT_REPORT = re.compile(r'^\s|^(?:ok|not ok) \d|^# |^KTAP version|^hot-guest: '
+                        r'|^ODEBUG: selftest passed$')
+
+
+def health(run):
+    problems = []
+    console = read(os.path.join(run, 'console.log'))
+    if console is None:
+        return ['no console log']
+    seen = {}
+    for line in console.split('\n'):
+        m = None
+        for m in TS.finditer(line):
+            pass
+        if not m:
+            continue
+        msg = line[m.end():].rstrip('\r')
+        if NOT_REPORT.search(msg) or not REPORT.search(msg):
+            continue
+        key = re.sub(r'0x[0-9a-f]+|\b[0-9a-f]{16}\b|#\d+|PID: \d+|CPU: \d+', 'N', msg)
+        seen.setdefault(key, msg)
+    problems += [f'console: {m}' for m in list(seen.values())[:20]]
+    m = re.search(r'hot-guest: bench: failed at (.*)', console)
+    if m:
+        problems.append('guest/bench.sh failed at ' + m.group(1).strip())
+    elif 'hot-guest: bench: done' not in console:
+        problems.append('guest/bench.sh did not finish')
+    rc = (read(os.path.join(run, 'boot-rc')) or '').strip()
+    if rc and rc != '0':
+        problems.append(f'boot.sh exit status {rc}')
+    return problems
+
+
+def machine():
+    cpu = '?'
+    for line in (read('/proc/cpuinfo') or '').splitlines():
+        if line.startswith('model name'):
+            cpu = line.split(':', 1)[1].strip()
+            break
+    mem = kv(re.sub(r'MemTotal:\s+', 'MemTotal=', read('/proc/meminfo') or '')).get('MemTotal', 0)
+    return {'host': socket.gethostname(), 'cpu': cpu, 'cpus': os.cpu_count(),
+            'mem_gib': round(mem / 1024 / 1024), 'os': platform.platform()}
+
+
+def fmt(x, digits=0):
+    if x is None:
+        return '–'
+    if digits == 0:
+        return f'{x:,.0f}'
+    return f'{x:,.{digits}f}'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('patched')
+    ap.add_argument('--vanilla')
+    ap.add_argument('--results', default=os.path.join(os.path.dirname(__file__), '..', 'bench', 'results'))
+    ap.add_argument('--profile', default='bench')
+    ap.add_argument('--seconds', type=int)
+    ap.add_argument('--date')
+    a = ap.parse_args()
+
+    pinf = info(a.patched)
+    pruns, pbad = runs(a.patched)
+    vruns, vbad = runs(a.vanilla) if a.vanilla else ([], [])
+    problems = [f'patched: {p}' for p in health(a.patched)]
+    if a.vanilla:
+        problems += [f'vanilla: {p}' for p in health(a.vanilla)]
+    problems += [f'patched: unreadable result {n}' for n in pbad]
+    problems += [f'vanilla: unreadable result {n}' for n in vbad]
+
+    # --- Throughput ---
+    table = []
+    order = [w for w in pinf.get('workloads', '').split() if w in WORKLOADS] or list(WORKLOADS)
+    for fs in pinf.get('fses', '').split():
+        for wl in order:
+            sel = [r for r in pruns if r['fs'] == fs and r['workload'] == wl]
+            off = {r['pair']: r for r in sel if r['mode'] == 'off'}
+            on = {r['pair']: r for r in sel if r['mode'] == 'on'}
+            van = [r for r in vruns if r['fs'] == fs and r['workload'] == wl]
+            if not sel:
+                continue
+            ratios = [on[p]['throughput'] / off[p]['throughput'] for p in sorted(off) if p in on]
+            row = {
+                'fs': fs, 'workload': wl, 'unit': WORKLOADS[wl][1],
+                'pairs': len(ratios),
+                'off': [off[p]['throughput'] for p in sorted(off)],
+                'on': [on[p]['throughput'] for p in sorted(on)],
+                'ratios': ratios,
+                'off_median': median([r['throughput'] for r in off.values()]),
+                'on_median': median([r['throughput'] for r in on.values()]),
+                'ratio_median': median(ratios),
+                'ratio_min': min(ratios) if ratios else None,
+                'ratio_max': max(ratios) if ratios else None,
+                'cpu_us_per_op_off': median([r['cpu_us_per_op'] for r in off.values()]),
+                'cpu_us_per_op_on': median([r['cpu_us_per_op'] for r in on.values()]),
+                'guest_cpu_us_per_op_off': median([r['guest_cpu_us_per_op'] for r in off.values()
+                                                   if 'guest_cpu_us_per_op' in r]),
+                'guest_cpu_us_per_op_on': median([r['guest_cpu_us_per_op'] for r in on.values()
+                                                  if 'guest_cpu_us_per_op' in r]),
+                'vanilla': [r['throughput'] for r in van],
+                'vanilla_median': median([r['throughput'] for r in van]),
+            }
+            row['off_vs_vanilla'] = (row['off_median'] / row['vanilla_median']
+                                     if row['vanilla_median'] and row['off_median'] else None)
+            row['met'] = row['ratio_median'] is not None and row['ratio_median'] >= TARGET_RATIO
+            table.append(row)
+
+    scale_rows, mem = scaling(a.patched)
+
+    # --- Targets ---
+    targets = []
+    rated = [r for r in table if r['ratio_median'] is not None]
+    if rated:
+        worst = min(rated, key=lambda r: r['ratio_median'])
+        nmet = sum(r['met'] for r in rated)
+        targets.append({
+            'target': f'tracked/untracked throughput >= {TARGET_RATIO:.0%} (median of pairs), every workload and fs',
+            'figure': f'worst {worst["ratio_median"]:.3f} ({worst["fs"]} {worst["workload"]}); '
+                      f'{nmet} of {len(rated)} met',
+            'met': nmet == len(rated)})
+    if len(scale_rows) >= 2:
+        lo, hi = scale_rows[0], scale_rows[-1]
+        if lo['hook_ns'] > 0:
+            ratio = hi['hook_ns'] / lo['hook_ns']
+            fig, met = (f'{ratio:.2f}x ({hi["hook_ns"]:.0f} ns at {hi["ranges"]:,} ranges, '
+                        f'{lo["hook_ns"]:.0f} ns at {lo["ranges"]:,})'), ratio <= TARGET_SCALE
+        else:
+            fig, met = (f'n/a: hook cost at {lo["ranges"]:,} ranges is {lo["hook_ns"]:.0f} ns '
+                        f'(below the noise); {hi["hook_ns"]:.0f} ns at {hi["ranges"]:,}'), None
+        targets.append({'target': f'hook cost at {hi["ranges"]:,} ranges <= {TARGET_SCALE}x its cost at {lo["ranges"]:,}',
+                        'figure': fig, 'met': met})
+    if 'range' in mem:
+        b = mem['range']['bytes_per_range']
+        targets.append({'target': f'<= {TARGET_RANGE_BYTES} bytes per tracked range',
+                        'figure': f'{b:.1f} bytes (item {mem["range"]["objsize"]} + xarray '
+                                  f'{mem["range"]["xarray_bytes_per_range"]:.1f}; slab pages '
+                                  f'{mem["range"]["slab_page_bytes_per_range"]:.1f})',
+                        'met': b <= TARGET_RANGE_BYTES})
+    if 'inode' in mem:
+        b = mem['inode']['bytes_per_inode']
+        targets.append({'target': f'<= {TARGET_INODE_BYTES} bytes per tracked inode',
+                        'figure': f'{b:.1f} bytes (item {mem["inode"]["objsize"]} + xarray '
+                                  f'{mem["inode"]["xarray_bytes_per_inode"]:.1f})',
+                        'met': b <= TARGET_INODE_BYTES})
+    vrated = [r for r in table if r['off_vs_vanilla'] is not None]
+    if vrated:
+        worst = min(vrated, key=lambda r: r['off_vs_vanilla'])
+        nmet = sum(r['off_vs_vanilla'] >= TARGET_VANILLA for r in vrated)
+        targets.append({
+            'target': f'untracked patched kernel vs unpatched >= {TARGET_VANILLA:.0%} (medians), every workload and fs',
+            'figure': f'worst {worst["off_vs_vanilla"]:.3f} ({worst["fs"]} {worst["workload"]}); '
+                      f'{nmet} of {len(vrated)} met',
+            'met': nmet == len(vrated)})
+
+    date = a.date or datetime.date.today().isoformat()
+    mach = machine()
+    m = re.search(r'\(-accel (\w+)', read(os.path.abspath(a.patched) + '.boot.log') or '')
+    accel = m.group(1).upper() if m else '?'
+    result = {
+        'date': date, 'machine': mach, 'accel': accel, 'profile': a.profile,
+        'seconds': a.seconds, 'settings': pinf,
+        'vanilla_settings': info(a.vanilla) if a.vanilla else None,
+        'throughput': table, 'scaling': scale_rows, 'memory': mem,
+        'targets': targets, 'problems': problems,
+        'runs': {'patched': pruns, 'vanilla': vruns},
+    }
+
+    # --- Markdown ---
+    md = []
+    p = md.append
+    p(f'### Benchmark {date}, {mach["host"]}')
+    p('')
+    p(f'Host: {mach["cpu"]}, {mach["cpus"]} CPUs, {mach["mem_gib"]} GiB. Guest: '
+      f'{pinf.get("nproc", "?")} vCPUs, {int(pinf.get("memtotal_kb") or 0) // 1024} MiB, '
+      f'QEMU {accel}, kernel {pinf.get("kernel", "?")} (profile {a.profile}), '
+      f'disks in host RAM. {pinf.get("pairs")} pairs (untracked, tracked; remount '
+      f'before each run), {pinf.get("runtime")} s per timed fio run, fsmark '
+      f'{pinf.get("files")} files, fio {pinf.get("fio", "?")}.'
+      + (f' Whole run: {a.seconds // 60} min.' if a.seconds else ''))
+    if a.profile != 'bench':
+        p('')
+        p(f'**Not a benchmark kernel (profile {a.profile}): the figures only show the harness works.**')
+    p('')
+    p('| fs | workload | unit | off | on | on/off (min–max) | CPU µs/op off / on | unpatched | off/unpatched | on/off ≥ 98% |')
+    p('|---|---|---|---:|---:|---|---|---:|---:|---|')
+    for r in table:
+        dig = 1 if r['unit'] == 'MB/s' else 0
+        rng = (f'{r["ratio_median"]:.3f} ({r["ratio_min"]:.3f}–{r["ratio_max"]:.3f})'
+               if r['ratio_median'] is not None else '–')
+        cpu = f'{fmt(r["cpu_us_per_op_off"], 1)} / {fmt(r["cpu_us_per_op_on"], 1)}'
+        ov = f'{r["off_vs_vanilla"]:.3f}' if r['off_vs_vanilla'] is not None else '–'
+        p(f'| {r["fs"]} | {r["workload"]} | {r["unit"]} | {fmt(r["off_median"], dig)} | '
+          f'{fmt(r["on_median"], dig)} | {rng} | {cpu} | {fmt(r["vanilla_median"], dig)} | {ov} | '
+          f'{"met" if r["met"] else "**not met**"} |')
+    p('')
+    p('Medians over the runs; on/off is the median of the per-pair ratios. CPU µs/op: '
+      'user + system time of the workload process (fio job, fsmark) per I/O or file; '
+      'the JSON also has the whole guest\'s CPU time per op (/proc/stat, tool start-up included). '
+      'Workloads: ' + '; '.join(f'{k}: {v[0]}' for k, v in WORKLOADS.items()) + '.')
+    if scale_rows:
+        p('')
+        p(f'Cost of one tracked I/O ({mem.get("fs")}, 4 KiB O_DIRECT reads of a sparse file, '
+          'random among the tracked 1 MiB ranges, alternating batches with the same reads '
+          'on an untracked mount; medians of the batches):')
+        p('')
+        p('| tracked ranges | untracked ns/read | tracked ns/read | hook cost ns | first read of a range ns |')
+        p('|---:|---:|---:|---:|---:|')
+        for r in scale_rows:
+            p(f'| {r["ranges"]:,} | {fmt(r["untracked_ns"])} | {fmt(r["tracked_ns"])} | '
+              f'{fmt(r["hook_ns"])} | {fmt(r["touch_ns_per_new_range"])} |')
+    if 'range' in mem or 'inode' in mem:
+        p('')
+        p('Memory (/proc/slabinfo, slab_nomerge; object sizes × objects added):')
+        p('')
+        if 'range' in mem:
+            m = mem['range']
+            p(f'- per tracked range: **{m["bytes_per_range"]:.1f} bytes** over {m["ranges"]:,} ranges '
+              f'of one file: hot_range_item {m["objsize"]} bytes × {m["range_objs"]:,}, xarray nodes '
+              f'{m["xarray_bytes_per_range"]:.1f} bytes per range; whole slab pages '
+              f'{m["slab_page_bytes_per_range"]:.1f} bytes per range')
+        if 'inode' in mem:
+            m = mem['inode']
+            p(f'- per tracked inode: **{m["bytes_per_inode"]:.1f} bytes** over {m["files"]:,} small files '
+              f'read once: hot_inode_item {m["objsize"]} bytes × {m["inode_objs"]:,}, inode xarray '
+              f'{m["xarray_bytes_per_inode"]:.1f} bytes per inode; with the file\'s one range '
+              f'{m["bytes_per_file_with_range"]:.1f} bytes per file')
+    p('')
+    p('| target | figure | met |')
+    p('|---|---|---|')
+    for t in targets:
+        met = {True: 'met', False: '**not met**', None: 'unclear'}[t['met']]
+        p(f'| {t["target"]} | {t["figure"]} | {met} |')
+    p('')
+    if problems:
+        p('**Problems:**')
+        p('')
+        for x in problems:
+            p(f'- {x}')
+    else:
+        p('Guests healthy: no BUG, WARNING, Oops, lockdep or KASAN report in the console logs.')
+    text = '\n'.join(md) + '\n'
+
+    os.makedirs(a.results, exist_ok=True)
+    base = os.path.join(a.results, f'{date}-{mach["host"]}')
+    with open(base + '.json', 'w') as f:
+        json.dump(result, f, indent=1)
+        f.write('\n')
+    with open(base + '.md', 'w') as f:
+        f.write(text)
+    shutil.copyfile(base + '.md', os.path.join(a.results, 'latest.md'))
+    print(text, end='')
+    print(f'>> wrote {base}.md, .json and latest.md', file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark ('make bench'): build the patched kernel without debug
+# options (build/obj-bench) and the unpatched one (build/obj-vanilla), boot
+# each once with its scratch disks in host RAM (/dev/shm), run guest/bench.sh
+# (the patched kernel: every workload without and with hot_track,
+# interleaved, then scaling and memory; the unpatched one: the same
+# workloads, untracked), and write the tables with scripts/bench-report.py
+# to bench/results/<date>-<host>.{md,json} and bench/results/latest.md.
+#
+# Environment:
+#   NO_BUILD=1 or BENCH_SKIP_BUILD=1
+#                       skip setup.sh, tree.sh sync and the kernel builds
+#   BENCH_KERNELS       which boots ["bench vanilla"]; the report needs bench
+#   BENCH_PROFILE       the patched kernel's build profile [bench] (test: the
+#                       debug kernel, to try the scripts: slow, figures
+#                       meaningless)
+#   BENCH_OUT           results of the boots [build/run/bench]: OUT/patched,
+#                       OUT/vanilla
+#   BENCH_DISK_DIR      where the disk images go [/dev/shm if it has room]
+#   BENCH_DISK_SIZE     size of each of the two disks [4G]
+#   BENCH_MEM           guest memory [2G; 4G for the test profile]
+#   BENCH_TIMEOUT       seconds per boot [5400]
+#   BENCH_RESULTS       where the report goes [bench/results]
+#   V=1                 show the guest console live
+#   BENCH_PAIRS, BENCH_RUNTIME, BENCH_FILES, BENCH_FSES, BENCH_WORKLOADS,
+#   BENCH_SIZE, BENCH_SEQ_SIZE, BENCH_SCALE, BENCH_SCALE_FS,
+#   BENCH_SCALE_READS, BENCH_MEM_FILES
+#                       passed to the guest, see guest/bench.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernels=${BENCH_KERNELS:-bench vanilla}
+profile=${BENCH_PROFILE:-bench}
+out=${BENCH_OUT:-$BUILD/run/bench}
+disk_size=${BENCH_DISK_SIZE:-4G}
+timeout=${BENCH_TIMEOUT:-5400}
+mem=${BENCH_MEM:-2G}
+[ "$profile" != test ] || mem=${BENCH_MEM:-4G}
+start=$(date +%s)
+
+if [ "${NO_BUILD:-0}" != 1 ] && [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+	"$TOP/scripts/setup.sh"
+	# A tree under development stays as it is; only a missing one is made.
+	[ -d "$TREE/.git" ] || "$TOP/scripts/tree.sh" sync
+	for k in $kernels; do
+		case $k in
+		bench) "$TOP/scripts/build.sh" "$profile" ;;
+		vanilla) "$TOP/scripts/build.sh" vanilla ;;
+		esac
+	done
+fi
+
+log "building the benchmark's guest programs"
+"$TOP/scripts/build-guest.sh" --poweroff-only
+mkdir -p "$BUILD/guest/bench"
+for p in fsmark hotscale; do
+	gcc -O2 -Wall -Werror -o "$BUILD/guest/bench/$p" "$TOP/guest/bench/$p.c"
+done
+
+# The disks live in host RAM, if there is room for two of them
+disk_dir=${BENCH_DISK_DIR:-}
+if [ -z "$disk_dir" ]; then
+	need_kb=$(( $(numfmt --from=iec "$disk_size") * 2 / 1024 ))
+	avail_kb=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')
+	if [ -n "$avail_kb" ] && [ "$avail_kb" -ge "$need_kb" ]; then
+		disk_dir=/dev/shm
+	else
+		log "warning: /dev/shm has ${avail_kb:-no} KiB free, two $disk_size disks need $need_kb: disks go to $out (slower, noisier)"
+	fi
+fi
+
+guest_env=(env)
+for v in BENCH_PAIRS BENCH_RUNTIME BENCH_FILES BENCH_FSES BENCH_WORKLOADS \
+	 BENCH_SIZE BENCH_SEQ_SIZE BENCH_SCALE BENCH_SCALE_FS BENCH_SCALE_READS \
+	 BENCH_MEM_FILES; do
+	[ -z "${!v+x}" ] || guest_env+=("$v=${!v}")
+done
+
+boot() { # boot NAME PROFILE MODE
+	local dir=$out/$1 rc=0
+	local cmd=("$TOP/scripts/boot.sh" --profile "$2" --disks 2 --disk-size "$disk_size"
+		--mem "$mem" --timeout "$timeout" --out "$dir"
+		--append "slab_nomerge kunit.enable=0")
+	[ -z "$disk_dir" ] || cmd+=(--disk-dir "$disk_dir")
+	cmd+=(-- "${guest_env[@]}" "BENCH_MODE=$3" "HOT_GUEST_BIN=$BUILD/guest/bench" guest/bench.sh)
+	mkdir -p "$dir"
+	log "$1 kernel (build/obj-$2), mode $3: console log in ${dir#"$TOP"/}/console.log"
+	# boot.sh's own messages (the acceleration used) for the report
+	if [ "${V:-0}" = 1 ]; then
+		"${cmd[@]}" </dev/null 2> >(tee "$dir.boot.log" >&2) || rc=$?
+	else
+		set +e
+		"${cmd[@]}" </dev/null 2> >(tee "$dir.boot.log" >&2) |
+			grep -a --line-buffered 'hot-guest: bench' |
+			sed -u -e 's/\r$//' -e 's/.*hot-guest: />> guest: /'
+		rc=${PIPESTATUS[0]}
+		set -e
+	fi
+	echo "$rc" > "$dir/boot-rc"
+	[ "$rc" = 0 ] || log "$1 boot: exit status $rc (see ${dir#"$TOP"/}/console.log)"
+}
+
+mkdir -p "$out"
+runs=()
+for k in $kernels; do
+	case $k in
+	bench) boot patched "$profile" ab; runs+=("$out/patched") ;;
+	vanilla) boot vanilla vanilla off; runs+=(--vanilla "$out/vanilla") ;;
+	*) die "BENCH_KERNELS: bench and/or vanilla" ;;
+	esac
+done
+
+log "report (the whole bench took $(( $(date +%s) - start ))s)"
+python3 "$TOP/scripts/bench-report.py" --results "${BENCH_RESULTS:-$TOP/bench/results}" \
+	--profile "$profile" --seconds "$(( $(date +%s) - start ))" "${runs[@]}"
