@@ -2,25 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the programs the guest runs from the shared root, into build/guest:
 #   build/guest/poweroff             from guest/poweroff.c
+#   build/guest/hotstat              from hotstat/ (its Makefile; objects in
+#       build/guest/hotstat.obj), against the same UAPI headers
 #   build/guest/selftests/<name>     from each
 #       build/linux/tools/testing/selftests/filesystems/hot_tracking/<name>.c
 #       (kselftest_harness programs), against the UAPI headers installed by
 #       scripts/build.sh in build/obj-<profile>/usr/include
 #
-#   build-guest.sh [--profile P] [--poweroff-only]
+#   build-guest.sh [--profile P] [--poweroff-only | --demo]
 #
-# A selftest that does not compile is reported, listed in
-# build/guest/selftests.failed, and makes the exit status 1; the others are
-# still built. Stale binaries of removed or broken tests are deleted.
+# --demo builds poweroff and hotstat only. A selftest (or hotstat) that does
+# not compile is reported, listed in build/guest/selftests.failed, and makes
+# the exit status 1; the others are still built. Stale binaries of removed or
+# broken tests are deleted.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-profile=test only_poweroff=0
+profile=test only_poweroff=0 demo=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift 2 ;;
 	--poweroff-only) only_poweroff=1; shift ;;
-	*) die "usage: $0 [--profile P] [--poweroff-only]" ;;
+	--demo) demo=1; shift ;;
+	*) die "usage: $0 [--profile P] [--poweroff-only | --demo]" ;;
 	esac
 done
 
@@ -32,21 +36,40 @@ mv "$out/poweroff.tmp" "$out/poweroff"
 
 src=$TREE/tools/testing/selftests/filesystems/hot_tracking
 hdrs=$BUILD/obj-$profile/usr/include
+[ -d "$hdrs/linux" ] || die "no UAPI headers in $hdrs (scripts/build.sh $profile installs them)"
+
+# hotstat, the user-space tool (hotstat/Makefile; -Werror); static: every
+# exec in the guest costs, the fewer files to map the better
+rm -f "$out/hotstat"
+if make -s -C "$TOP/hotstat" O="$out/hotstat.obj" HDRS="$hdrs" LDFLAGS=-static \
+	> "$out/hotstat.log" 2>&1; then
+	cp "$out/hotstat.obj/hotstat" "$out/hotstat"
+	hotstat_ok=1
+else
+	echo "error: hotstat does not compile:" >&2
+	sed 's/^/    /' "$out/hotstat.log" >&2
+	hotstat_ok=0
+fi
+if [ $demo = 1 ]; then
+	[ $hotstat_ok = 1 ] || exit 1
+	exit 0
+fi
+
 rm -rf "$out/selftests" "$out/selftests.failed"
 mkdir -p "$out/selftests"
 : > "$out/selftests.failed"
+[ $hotstat_ok = 1 ] || echo hotstat >> "$out/selftests.failed"
 shopt -s nullglob
 files=("$src"/*.c)
 if [ ${#files[@]} -eq 0 ]; then
 	log "no selftests in ${src#"$TOP"/}"
-	exit 0
+	exit $(( 1 - hotstat_ok ))
 fi
-[ -d "$hdrs/linux" ] || die "no UAPI headers in $hdrs (scripts/build.sh $profile installs them)"
 
 # As the selftests' lib.mk does: kernel UAPI headers before the system's,
 # selftests/ for kselftest_harness.h and friends.
 cflags=(-O2 -g -Wall -pthread -isystem "$hdrs" -I"$TREE/tools/testing/selftests")
-bad=0
+bad=$(( 1 - hotstat_ok ))
 for f in "${files[@]}"; do
 	name=$(basename "$f" .c)
 	if gcc "${cflags[@]}" -o "$out/selftests/$name" "$f" 2> "$out/selftests/$name.log"; then
@@ -60,5 +83,5 @@ for f in "${files[@]}"; do
 		bad=1
 	fi
 done
-log "built $(( ${#files[@]} - $(grep -c . "$out/selftests.failed" || true) )) of ${#files[@]} selftests into ${out#"$TOP"/}/selftests"
+log "built $(( ${#files[@]} - $(grep -c -v -x hotstat "$out/selftests.failed" || true) )) of ${#files[@]} selftests into ${out#"$TOP"/}/selftests"
 exit $bad

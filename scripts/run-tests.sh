@@ -3,7 +3,8 @@
 # The test command: set up, sync the tree, build the test kernel and the
 # guest programs, boot once running guest/run-tests.sh, judge the results.
 #
-#   run-tests.sh               everything (what 'make test' runs)
+#   run-tests.sh               everything (what 'make test' runs), and
+#                              hotstat's host unit tests (make -C hotstat check)
 #   run-tests.sh --judge DIR   only judge the results directory of a run
 #
 # Environment:
@@ -317,6 +318,14 @@ else
 fi
 mkdir -p "$out"	# boot.sh may have failed before making it
 echo "$rc" > "$out/boot-rc"
+# hotstat's host unit tests (no kernel), judged with the guest's as host/hotstat
+log "hotstat host unit tests"
+mkdir -p "$out/tap"
+start=$(date +%s) trc=0
+make -s -C "$TOP/hotstat" O="$BUILD/hotstat-check" check \
+	> "$out/tap/host.hotstat.tap" 2> "$out/tap/host.hotstat.err" || trc=$?
+echo "$trc" > "$out/tap/host.hotstat.rc"
+echo $(( $(date +%s) - start )) > "$out/tap/host.hotstat.time"
 cp "$BUILD/guest/selftests.failed" "$out/selftests.failed" 2>/dev/null || true
 log "judging $out"
 judge "$out" "$rc" "$out/selftests.failed"
