@@ -15,7 +15,7 @@
 #   BENCH_PAIRS       runs of each mode per workload and fs [5]
 #   BENCH_RUNTIME     seconds per time-based fio run [3]
 #   BENCH_FILES       files per fsmark run [20000]
-#   BENCH_FSES        [btrfs ext4 xfs]
+#   BENCH_FSES        ("" skips the workloads) [btrfs ext4 xfs]
 #   BENCH_WORKLOADS   [randread randwrite bufwrite seqread fsmark]
 #   BENCH_SIZE        file of the random workloads [256M]
 #   BENCH_SEQ_SIZE    file read once by seqread [512M]
@@ -33,8 +33,8 @@ mode=${BENCH_MODE:-ab}
 pairs=${BENCH_PAIRS:-5}
 runtime=${BENCH_RUNTIME:-3}
 nfiles=${BENCH_FILES:-20000}
-fses=${BENCH_FSES:-btrfs ext4 xfs}
-workloads=${BENCH_WORKLOADS:-randread randwrite bufwrite seqread fsmark}
+fses=${BENCH_FSES-btrfs ext4 xfs}
+workloads=${BENCH_WORKLOADS-randread randwrite bufwrite seqread fsmark}
 size=${BENCH_SIZE:-256M}
 seq_size=${BENCH_SEQ_SIZE:-512M}
 scale=${BENCH_SCALE-1000 100000 1000000}
@@ -75,12 +75,12 @@ sysctl_set() { # sysctl_set NAME VALUE: if the sysctl exists; old value to info
 	echo "sysctl.$1=$(<"$f")" >> "$R/info.txt"
 }
 
-# Items are freed after an RCU grace period (and xarray nodes too): wait
-# until the counts of our caches stop moving, at most 20 s.
+# Items are freed after an RCU grace period (and their xarray nodes too):
+# wait until the counts of our caches stop moving, at most 10 s.
 settle() {
 	local prev= cur i
-	for i in $(seq 20); do
-		cur=$(grep -E '^(hot_range_item|hot_inode_item|radix_tree_node) ' /proc/slabinfo || true)
+	for i in $(seq 10); do
+		cur=$(grep -E '^(hot_range_item|hot_inode_item) ' /proc/slabinfo || true)
 		[ "$cur" != "$prev" ] || return 0
 		prev=$cur
 		sleep 1

@@ -11,7 +11,8 @@
  *       the median ns per read of each and the median of the per-batch
  *       differences (the hook cost)
  *   hotscale readall DIR
- *       read every regular file of DIR once (buffered)
+ *       read every regular file of DIR once (buffered); also prints how many
+ *       nodes an xarray indexed by their inode numbers has (xa_nodes)
  *
  * Output: one line of key=value pairs.
  */
@@ -147,12 +148,45 @@ static int timing(char **argv)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Nodes of an xarray holding these indices: 64 slots a node, one node per
+ * distinct index >> 6k on each level k up to the root; none for a lone
+ * index 0.
+ */
+static long xa_nodes(uint64_t *v, long n)
+{
+	long nodes = 0, i, distinct;
+	int shift;
+
+	if (!n || (n == 1 && !v[0]))
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (shift = 6; shift < 70; shift += 6) {
+		distinct = 0;
+		for (i = 0; i < n; i++)
+			if (!i || (v[i] >> shift) != (v[i - 1] >> shift))
+				distinct++;
+		nodes += distinct;
+		if (shift >= 64 || !(v[n - 1] >> shift))
+			break;
+	}
+	return nodes;
+}
+
 static int readall(char **argv)
 {
 	DIR *dir = opendir(argv[0]);
 	struct dirent *de;
 	char buf[65536];
-	long files = 0;
+	long files = 0, cap = 1024;
+	uint64_t *inos = malloc(cap * sizeof(*inos));
 
 	if (!dir) {
 		perror(argv[0]);
@@ -171,9 +205,15 @@ static int readall(char **argv)
 		while (read(fd, buf, sizeof(buf)) > 0)
 			;
 		close(fd);
-		files++;
+		if (files == cap) {
+			cap *= 2;
+			inos = realloc(inos, cap * sizeof(*inos));
+		}
+		if (!inos)
+			return 1;
+		inos[files++] = de->d_ino;
 	}
-	printf("files=%ld\n", files);
+	printf("files=%ld xa_nodes=%ld\n", files, xa_nodes(inos, files));
 	return 0;
 }
 
