@@ -346,22 +346,45 @@ void hs_strip_text(char *buf, const int *cells, size_t n, int min, int max)
 	buf[n] = 0;
 }
 
-/* |0012999210..| with a newline; each digit on its colour if @colour */
+/*
+ * |0012999210..| with a newline; on a terminal each run of a digit on its
+ * colour (one escape sequence per run, not per cell)
+ */
 void hs_print_strip(FILE *f, const int *cells, size_t n, int min, int max,
 		    bool colour)
 {
+	int last = -2;
 	size_t i;
 
 	fputc('|', f);
 	for (i = 0; i < n; i++) {
 		int d = hs_temp_digit(cells[i], min, max);
 
-		if (d < 0)
-			fputc('.', f);
-		else if (colour)
-			fprintf(f, "%s%d\033[0m", hs_digit_colour(d), d);
-		else
-			fputc('0' + d, f);
+		if (colour && d != last)
+			fputs(d < 0 ? "\033[0m" : hs_digit_colour(d), f);
+		last = d;
+		fputc(d < 0 ? '.' : '0' + d, f);
 	}
+	if (colour && last >= 0)
+		fputs("\033[0m", f);
 	fputs("|\n", f);
+}
+
+/*
+ * An average interval of FS_IOC_GET_HEAT_INFO. The kernel's moving average
+ * starts at "never" (2^64 - 1 ns) and takes each new interval at 1/16, so
+ * it needs hundreds of I/Os to come down to real intervals. A real average
+ * cannot exceed @limit_ns (hot-kick-time + hot-update-delay: an item idle
+ * longer is forgotten); one that does is still the seed: "unsettled".
+ */
+char *hs_fmt_interval(char *buf, size_t n, uint64_t ns, uint64_t limit_ns)
+{
+	char d[32];
+
+	hs_fmt_duration(d, sizeof(d), ns);
+	if (ns != HS_NEVER && ns > limit_ns)
+		snprintf(buf, n, "%s (unsettled: too few I/Os yet)", d);
+	else
+		snprintf(buf, n, "%s", d);
+	return buf;
 }

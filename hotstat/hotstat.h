@@ -64,6 +64,7 @@ char *hs_fmt_ago(char *buf, size_t n, uint64_t then_ns, uint64_t now_ns);
 char *hs_fmt_time(char *buf, size_t n, uint64_t ns, uint64_t now_ns);
 char *hs_fmt_iso(char *buf, size_t n, uint64_t ns);
 char *hs_fmt_size(char *buf, size_t n, uint64_t bytes);
+char *hs_fmt_interval(char *buf, size_t n, uint64_t ns, uint64_t limit_ns);
 
 struct hs_json {
 	FILE *f;
@@ -119,5 +120,6 @@ int hs_read_items(const struct hs_mount *m, const char *file,
 int hs_heat_info(const char *path, int live, void *info);
 uint64_t hs_now_ns(void);
 int hs_update_delay(void);
+uint64_t hs_interval_limit_ns(void);
 
 #endif

@@ -49,18 +49,44 @@ uint64_t hs_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* An integer sysctl of /proc/sys/fs/; -1 if unknown */
+static int sysctl_fs(const char *name)
+{
+	char path[128];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 /* Seconds between two periodic updates; -1 if unknown */
 int hs_update_delay(void)
 {
-	FILE *f = fopen("/proc/sys/fs/hot-update-delay", "r");
-	int d = -1;
+	return sysctl_fs("hot-update-delay");
+}
 
-	if (f) {
-		if (fscanf(f, "%d", &d) != 1)
-			d = -1;
-		fclose(f);
-	}
-	return d;
+/*
+ * The longest real average interval between two I/Os of a tracked item:
+ * an item idle for hot-kick-time is forgotten at the next periodic update.
+ * Both sysctls are at most a week.
+ */
+uint64_t hs_interval_limit_ns(void)
+{
+	int kick = sysctl_fs("hot-kick-time");
+	int delay = sysctl_fs("hot-update-delay");
+
+	if (kick <= 0)
+		kick = 604800;
+	if (delay <= 0)
+		delay = 604800;
+	return ((uint64_t)kick + delay) * 1000000000ULL;
 }
 
 /* Is @mp the path @path or one of its parents? */

@@ -160,6 +160,12 @@ static void file_json(struct hs_json *j, const char *path,
 		hs_json_null(j);
 	else
 		hs_json_u64(j, hi->avg_delta_writes);
+	/* false: the kernel's average still carries its seed (hotstat.8) */
+	hs_json_key(j, "avg_intervals_settled");
+	hs_json_bool(j, (hi->avg_delta_reads == HS_NEVER ||
+			 hi->avg_delta_reads <= hs_interval_limit_ns()) &&
+			(hi->avg_delta_writes == HS_NEVER ||
+			 hi->avg_delta_writes <= hs_interval_limit_ns()));
 	hs_json_key(j, "temperature");
 	hs_json_u64(j, hi->temp);
 	hs_json_key(j, "bucket");
@@ -171,15 +177,16 @@ static void file_json(struct hs_json *j, const char *path,
 
 static void file_text(const char *path, const struct hot_heat_info *hi)
 {
-	char t[96], d[32];
+	uint64_t limit = hs_interval_limit_ns();
+	char t[96], d[64];
 
 	printf("%s\n", path);
 	printf("  reads        %10u   last %-36s average interval %s\n",
 	       hi->num_reads, hs_fmt_time(t, sizeof(t), hi->last_read_time, now),
-	       hs_fmt_duration(d, sizeof(d), hi->avg_delta_reads));
+	       hs_fmt_interval(d, sizeof(d), hi->avg_delta_reads, limit));
 	printf("  writes       %10u   last %-36s average interval %s\n",
 	       hi->num_writes, hs_fmt_time(t, sizeof(t), hi->last_write_time, now),
-	       hs_fmt_duration(d, sizeof(d), hi->avg_delta_writes));
+	       hs_fmt_interval(d, sizeof(d), hi->avg_delta_writes, limit));
 	printf("  temperature  %10u   heat map bucket %u of 255, %s\n", hi->temp,
 	       hi->temp >> 24, hi->live ? "computed now (--live)" :
 	       "as of the last periodic update");

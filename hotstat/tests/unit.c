@@ -144,6 +144,14 @@ static void test_durations(void)
 	       "3d04h", "duration d");
 	str_is(hs_fmt_duration(b, sizeof(b), HS_NEVER - 1), "584y",
 	       "duration: an average still near ~0");
+	str_is(hs_fmt_interval(b, sizeof(b), HS_NEVER, 1000), "never",
+	       "interval: never");
+	str_is(hs_fmt_interval(b, sizeof(b), 6500000, 1000000000), "6.5ms",
+	       "interval: settled");
+	str_is(hs_fmt_interval(b, sizeof(b), 28 * 365 * 86400ULL * 1000000000ULL,
+			       1209600ULL * 1000000000ULL),
+	       "28y (unsettled: too few I/Os yet)",
+	       "interval: longer than an item can idle, still the kernel's seed");
 	str_is(hs_fmt_ago(b, sizeof(b), 0, 5), "never", "ago: never");
 	str_is(hs_fmt_ago(b, sizeof(b), 9, 5), "now", "ago: in the future");
 	str_is(hs_fmt_ago(b, sizeof(b), 1000000000ULL, 4500000000ULL), "3.5s ago",
@@ -313,10 +321,19 @@ static void test_strip(void)
 	cells[2] = -1;
 	hs_print_strip(f, cells, 3, 70, 200, false);
 	hs_print_strip(f, cells, 3, 70, 200, true);
+	cells[3] = 200;
+	hs_print_strip(f, cells, 4, 70, 200, true);
 	fclose(f);
-	ok(!strncmp(out, "|09.|\n|", 7) && strstr(out, "\033[97;48;5;17m0\033[0m") &&
-	   strstr(out, hs_digit_colour(9)) && strstr(out, ".|\n"),
-	   "strip printed plain and in colour");
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want), "|09.|\n|%s0%s9\033[0m.|\n"
+			 "|%s0%s9\033[0m.%s9\033[0m|\n",
+			 hs_digit_colour(0), hs_digit_colour(9),
+			 hs_digit_colour(0), hs_digit_colour(9), hs_digit_colour(9));
+		ok(!strcmp(out, want), "strip printed plain and in colour, "
+		   "one escape sequence per run of a digit");
+	}
 	free(out);
 }
 
