@@ -303,7 +303,10 @@ for v in HOT_FSES HOT_TESTS HOT_TEST_TIMEOUT; do
 	[ -z "${!v:-}" ] || guest+=("$v=${!v}")
 done
 guest+=(guest/run-tests.sh)
+# slab_nomerge: the tracking caches stay apart, so that hot_fault_test can
+# aim failslab at them (/sys/kernel/slab/<cache>/failslab).
 boot=("$TOP/scripts/boot.sh" --profile test --disks 2 --disk-size 2G
+	--append slab_nomerge
 	--timeout "${TIMEOUT:-2400}" --out "$out" -- "${guest[@]}")
 rc=0
 if [ "${V:-0}" = 1 ]; then
