@@ -421,9 +421,13 @@ static void top_text(const struct hs_mount *m, const struct hs_item *v,
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	printf("%s: %s on %s, %zu %s tracked, heat maps updated every %ds  %s\n",
+	printf("%s: %s on %s, %zu %s tracked, heat maps updated every ",
 	       m->path, m->fstype, m->source, total,
-	       opt.ranges ? "ranges" : "files", delay, when);
+	       opt.ranges ? "ranges" : "files");
+	if (delay < 0)
+		printf("? s  %s\n", when);
+	else
+		printf("%ds  %s\n", delay, when);
 	if (opt.ranges)
 		printf("%4s %4s %8s %7s %10s %8s  %s\n", "RANK", "TEMP", "READS",
 		       "WRITES", "OFFSET", "LENGTH", "PATH");
