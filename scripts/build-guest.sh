@@ -39,15 +39,19 @@ hdrs=$BUILD/obj-$profile/usr/include
 [ -d "$hdrs/linux" ] || die "no UAPI headers in $hdrs (scripts/build.sh $profile installs them)"
 
 # hotstat, the user-space tool (hotstat/Makefile; -Werror); static: every
-# exec in the guest costs, the fewer files to map the better
-rm -f "$out/hotstat"
+# exec in the guest costs, the fewer files to map the better. Replaced only
+# when it changed, by a rename: a guest of another run may be using it.
 if make -s -C "$TOP/hotstat" O="$out/hotstat.obj" HDRS="$hdrs" LDFLAGS=-static \
 	> "$out/hotstat.log" 2>&1; then
-	cp "$out/hotstat.obj/hotstat" "$out/hotstat"
+	if ! cmp -s "$out/hotstat.obj/hotstat" "$out/hotstat"; then
+		cp "$out/hotstat.obj/hotstat" "$out/hotstat.tmp"
+		mv "$out/hotstat.tmp" "$out/hotstat"
+	fi
 	hotstat_ok=1
 else
 	echo "error: hotstat does not compile:" >&2
 	sed 's/^/    /' "$out/hotstat.log" >&2
+	rm -f "$out/hotstat"
 	hotstat_ok=0
 fi
 if [ $demo = 1 ]; then
