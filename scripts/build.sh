@@ -4,8 +4,9 @@
 #
 #   build.sh [test|bench|vanilla]
 #     test     the debug test kernel: guest + debug + hot fragments
-#     bench    no debug options, guest + hot fragments
-#     vanilla  like bench but from the pristine 'base' tree (a worktree)
+#     bench    no debug options: guest + bench + hot fragments
+#     vanilla  guest + bench fragments, from the pristine 'base' tree
+#              (a worktree)
 #
 # The fragments in configs/ are merged onto tinyconfig; the build fails if any
 # option of a fragment did not end up in .config with the value asked for.
@@ -15,8 +16,8 @@ set -euo pipefail
 profile=${1:-test}
 case $profile in
 test) frags=(guest debug hot) src=$TREE ;;
-bench) frags=(guest hot) src=$TREE ;;
-vanilla) frags=(guest) src=$BUILD/linux-vanilla ;;
+bench) frags=(guest bench hot) src=$TREE ;;
+vanilla) frags=(guest bench) src=$BUILD/linux-vanilla ;;
 *) die "unknown profile $profile" ;;
 esac
 obj=$BUILD/obj-$profile
