@@ -23,6 +23,7 @@
 #                     ("" skips it) [1000 100000 1000000]
 #   BENCH_SCALE_FS    file system of the scaling and memory parts [ext4]
 #   BENCH_SCALE_READS timed reads per file and range count [40000]
+#   BENCH_SCALE_HOT   ranges of the hot set timed among the N [1000]
 #   BENCH_MEM_FILES   files of the memory-per-inode part (0 skips) [20000]
 #   HOT_GUEST_BIN     where fsmark and hotscale are [build/guest/bench]
 set -euo pipefail
@@ -40,6 +41,7 @@ seq_size=${BENCH_SEQ_SIZE:-512M}
 scale=${BENCH_SCALE-1000 100000 1000000}
 scale_fs=${BENCH_SCALE_FS:-ext4}
 scale_reads=${BENCH_SCALE_READS:-40000}
+scale_hot=${BENCH_SCALE_HOT:-1000}
 mem_files=${BENCH_MEM_FILES:-20000}
 dev=/dev/vda dev2=/dev/vdb mnt=/tmp/mnt mnt2=/tmp/mnt2
 
@@ -193,6 +195,10 @@ scaling() {
 		"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
 			> "$R/scale/time-$n.txt"
 		say "bench: scaling: $n ranges: $(<"$R/scale/time-$n.txt")"
+		# The same with the reads on a hot set of ranges among the N
+		"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
+			"$((n < scale_hot ? n : scale_hot))" > "$R/scale/hot-$n.txt"
+		say "bench: scaling: $n ranges, hot set: $(<"$R/scale/hot-$n.txt")"
 		prev=$n
 	done
 	umount "$mnt" "$mnt2"

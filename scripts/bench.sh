@@ -25,7 +25,7 @@
 #   V=1                 show the guest console live
 #   BENCH_PAIRS, BENCH_RUNTIME, BENCH_FILES, BENCH_FSES, BENCH_WORKLOADS,
 #   BENCH_SIZE, BENCH_SEQ_SIZE, BENCH_SCALE, BENCH_SCALE_FS,
-#   BENCH_SCALE_READS, BENCH_MEM_FILES
+#   BENCH_SCALE_READS, BENCH_SCALE_HOT, BENCH_MEM_FILES
 #                       passed to the guest, see guest/bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -73,6 +73,7 @@ fi
 guest_env=(env)
 for v in BENCH_PAIRS BENCH_RUNTIME BENCH_FILES BENCH_FSES BENCH_WORKLOADS \
 	 BENCH_SIZE BENCH_SEQ_SIZE BENCH_SCALE BENCH_SCALE_FS BENCH_SCALE_READS \
+	 BENCH_SCALE_HOT \
 	 BENCH_MEM_FILES; do
 	[ -z "${!v+x}" ] || guest_env+=("$v=${!v}")
 done

@@ -5,11 +5,12 @@
  *   hotscale touch FILE FROM TO
  *       one 4 KiB O_DIRECT read at offset i MiB for i in [FROM, TO): makes
  *       ranges FROM..TO-1 tracked on a hot_track mount (1 MiB ranges)
- *   hotscale time TRACKED UNTRACKED N READS BATCH
+ *   hotscale time TRACKED UNTRACKED N READS BATCH [HOT]
  *       READS random 4 KiB O_DIRECT reads at offsets i MiB, i < N, on each
  *       file, in batches of BATCH alternating between the two files; prints
  *       the median ns per read of each and the median of the per-batch
- *       differences (the hook cost)
+ *       differences (the hook cost). With HOT, the reads go to HOT ranges
+ *       spread evenly over the N (a hot set among many tracked ranges)
  *   hotscale readall DIR
  *       read every regular file of DIR once (buffered); also prints how many
  *       nodes an xarray indexed by their inode numbers has (xa_nodes)
@@ -102,13 +103,13 @@ static int touch(char **argv)
 	return 0;
 }
 
-static double batch(int fd, void *buf, uint64_t n, int count)
+static double batch(int fd, void *buf, uint64_t n, uint64_t hot, int count)
 {
-	uint64_t t0 = ns();
+	uint64_t t0 = ns(), step = n / hot;
 	int i;
 
 	for (i = 0; i < count; i++)
-		rd(fd, buf, next() % n);
+		rd(fd, buf, next() % hot * step);
 	return (double)(ns() - t0) / count;
 }
 
@@ -117,33 +118,35 @@ static int timing(char **argv)
 	int ft = open_direct(argv[0]), fu = open_direct(argv[1]);
 	uint64_t n = strtoull(argv[2], NULL, 0);
 	long reads = atol(argv[3]), size = atol(argv[4]);
+	uint64_t hot = argv[5] ? strtoull(argv[5], NULL, 0) : n;
 	int nb = reads / size, i;
 	double *t = calloc(nb, sizeof(double)), *u = calloc(nb, sizeof(double));
 	double *d = calloc(nb, sizeof(double));
 	void *buf = buffer();
 	uint64_t seed;
 
-	if (nb < 1 || !t || !u || !d)
+	if (nb < 1 || !t || !u || !d || hot < 1 || hot > n)
 		return 2;
 	/* Warm up both: the first batches pay for cold caches */
-	batch(ft, buf, n, size);
-	batch(fu, buf, n, size);
+	batch(ft, buf, n, hot, size);
+	batch(fu, buf, n, hot, size);
 	for (i = 0; i < nb; i++) {
 		/* The same offsets on both files; which goes first alternates */
 		seed = rng;
 		if (i % 2) {
-			u[i] = batch(fu, buf, n, size);
+			u[i] = batch(fu, buf, n, hot, size);
 			rng = seed;
-			t[i] = batch(ft, buf, n, size);
+			t[i] = batch(ft, buf, n, hot, size);
 		} else {
-			t[i] = batch(ft, buf, n, size);
+			t[i] = batch(ft, buf, n, hot, size);
 			rng = seed;
-			u[i] = batch(fu, buf, n, size);
+			u[i] = batch(fu, buf, n, hot, size);
 		}
 		d[i] = t[i] - u[i];
 	}
-	printf("n=%llu batches=%d batch=%ld diff_ns=%.1f", (unsigned long long)n,
-	       nb, size, median(d, nb));
+	printf("n=%llu hot=%llu batches=%d batch=%ld diff_ns=%.1f",
+	       (unsigned long long)n, (unsigned long long)hot, nb, size,
+	       median(d, nb));
 	printf(" tracked_ns=%.1f untracked_ns=%.1f\n", median(t, nb), median(u, nb));
 	return 0;
 }
@@ -221,10 +224,10 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "touch"))
 		return touch(argv + 2);
-	if (argc == 7 && !strcmp(argv[1], "time"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "time"))
 		return timing(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "readall"))
 		return readall(argv + 2);
-	fprintf(stderr, "usage: hotscale touch FILE FROM TO | time TRACKED UNTRACKED N READS BATCH | readall DIR\n");
+	fprintf(stderr, "usage: hotscale touch FILE FROM TO | time TRACKED UNTRACKED N READS BATCH [HOT] | readall DIR\n");
 	return 2;
 }
