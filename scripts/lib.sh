@@ -10,4 +10,5 @@ log() { printf '>> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Patch-ids of a stream of patches, sorted, one per line.
-patch_ids() { git patch-id --stable | cut -d' ' -f1 | sort; }
+# Blank context lines may be empty (see tree.sh export): patch-id needs the space
+patch_ids() { sed 's/^$/ /' | git patch-id --stable | cut -d' ' -f1 | sort; }

@@ -95,6 +95,10 @@ cmd_export() {
 	tmp=$(mktemp -d)
 	git_tree format-patch -q --no-signature --no-numbered --zero-commit \
 		--full-index -o "$tmp" base..HEAD >/dev/null
+	# A blank context line goes out empty, not as one space (git am and
+	# patch take both): checkpatch, run on a patch file that git tracks,
+	# checks it as a source file and flags that space as trailing.
+	sed -i 's/^ $//' "$tmp"/*.patch
 	rm -f "$PATCHES"/*.patch
 	mkdir -p "$PATCHES"
 	( cd "$tmp" && ls ) | grep '\.patch$' > "$PATCHES/series" || true
