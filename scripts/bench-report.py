@@ -20,6 +20,7 @@ import shutil
 import socket
 import statistics
 import sys
+from kreports import kernel_messages, kernel_reports
 
 WORKLOADS = {
     # name: (description, unit, fio direction or None)
@@ -238,38 +239,12 @@ def scaling(run):
     return rows, mem
 
 
-# --- Kernel reports in the console log (as scripts/run-tests.sh) ---
-TS = re.compile(r'\[\s*\d+\.\d{6}\] ')
-ANCHORED = (r'BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|UBSAN:|ODEBUG:|'
-            r'INFO: |general protection fault|unreferenced object')
-ANYWHERE = (r'KASAN|possible recursive locking|'
-            r'possible circular locking dependency|inconsistent lock state|'
-            r'suspicious RCU usage|INFO: lockdep|DEBUG_LOCKS_WARN_ON|'
-            r'sleeping function called from invalid context|'
-            r'blocked for more than|list_add corruption|list_del corruption|'
-            r'suspected memory leaks')
-REPORT = re.compile(rf'^(?:[\w.-]+: )?(?:{ANCHORED})|{ANYWHERE}')
-NOT_REPORT = re.compile(r'^\s|^(?:ok|not ok) \d|^# |^KTAP version|^hot-guest: '
-                        r'|^ODEBUG: selftest passed$')
-
-
 def health(run):
     problems = []
     console = read(os.path.join(run, 'console.log'))
     if console is None:
         return ['no console log']
-    seen = {}
-    for line in console.split('\n'):
-        m = None
-        for m in TS.finditer(line):
-            pass
-        if not m:
-            continue
-        msg = line[m.end():].rstrip('\r')
-        if NOT_REPORT.search(msg) or not REPORT.search(msg):
-            continue
-        key = re.sub(r'0x[0-9a-f]+|\b[0-9a-f]{16}\b|#\d+|PID: \d+|CPU: \d+', 'N', msg)
-        seen.setdefault(key, msg)
+    seen = kernel_reports(kernel_messages(console))
     problems += [f'console: {m}' for m in list(seen.values())[:20]]
     m = re.search(r'hot-guest: bench: failed at (.*)', console)
     if m:

@@ -25,8 +25,11 @@ set -euo pipefail
 
 # judge DIR BOOT_RC [FILE_OF_UNCOMPILABLE_SELFTESTS]
 judge() {
-	python3 - "$@" <<'PY'
+	HOT_SCRIPTS=$TOP/scripts python3 - "$@" <<'PY'
 import os, re, sys
+
+sys.path.insert(0, os.environ['HOT_SCRIPTS'])
+from kreports import kernel_messages, kernel_reports
 
 out, boot_rc = sys.argv[1], int(sys.argv[2])
 build_failed = sys.argv[3] if len(sys.argv) > 3 else ''
@@ -61,18 +64,8 @@ if build_failed:
             report('FAIL', f'build: selftest {name.strip()} does not compile')
 
 # --- Kernel messages of the console log ---
-# A kernel line carries a printk timestamp; user space output does not. The
-# timestamp is searched anywhere in the line: user space output without a
-# newline may precede it.
-TS = re.compile(r'\[\s*\d+\.\d{6}\] ')
 console = read(os.path.join(out, 'console.log'))
-kmsgs = []
-for l in lines(console):
-    m = None
-    for m in TS.finditer(l):
-        pass                    # the last timestamp of the line
-    if m:
-        kmsgs.append(l[m.end():])
+kmsgs = kernel_messages(console)
 
 # --- KUnit (KTAP in the kernel log) ---
 CASE = re.compile(r'^    (ok|not ok) (\d+) (\S+)(?:\s+#\s*(\S+)\s*(.*))?$')
@@ -201,26 +194,7 @@ for id in ids:
         report('FAIL', who, f'{what} without a failed test', tail)
 
 # --- Kernel reports in the console log ---
-ANCHORED = (r'BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|UBSAN:|ODEBUG:|'
-            r'INFO: |general protection fault|unreferenced object')
-ANYWHERE = (r'KASAN|possible recursive locking|'
-            r'possible circular locking dependency|inconsistent lock state|'
-            r'suspicious RCU usage|INFO: lockdep|DEBUG_LOCKS_WARN_ON|'
-            r'sleeping function called from invalid context|'
-            r'blocked for more than|list_add corruption|list_del corruption|'
-            r'suspected memory leaks')
-REPORT = re.compile(rf'^(?:[\w.-]+: )?(?:{ANCHORED})|{ANYWHERE}')
-# Kernel lines that are no report: KUnit's KTAP, our own markers.
-NOT_REPORT = re.compile(r'^\s|^(?:ok|not ok) \d|^# |^KTAP version|^hot-guest: '
-                        r'|^ODEBUG: selftest passed$')
-seen = {}
-for msg in kmsgs:
-    if NOT_REPORT.search(msg) or not REPORT.search(msg):
-        continue
-    key = re.sub(r'CPU: \d+ (UID: \d+ )?PID: \d+', 'CPU PID', msg)
-    key = re.sub(r'0x[0-9a-f]+|\b[0-9a-f]{16}\b|#\d+', 'N', key)
-    if key not in seen:
-        seen[key] = msg
+seen = kernel_reports(kmsgs)
 CAP = 20
 for msg in list(seen.values())[:CAP]:
     report('FAIL', f'console: {msg}')
