@@ -16,41 +16,7 @@ mount -o hot_track "$dev" "$mnt"
 grep " $mnt " /proc/mounts
 
 step "workload (one fio, O_DIRECT, 4 s): 20 cold files written once; 3 hot files, and 2 MiB at 16 MiB of the 64 MiB big.img, read over and over"
-mkdir -p "$mnt/cold" "$mnt/hot"
-head -c 64M /dev/zero > "$mnt/big.img"
-sync
-job=$(mktemp)
-cat > "$job" <<EOF
-[global]
-direct=1
-thread
-filename_format=file\$filenum
-[cold]
-directory=$mnt/cold
-nrfiles=20
-filesize=1M
-rw=write
-bs=256k
-[hot]
-directory=$mnt/hot
-nrfiles=3
-filesize=1M
-rw=randread
-bs=4k
-runtime=4
-time_based
-[big]
-filename=$mnt/big.img
-offset=16M
-size=2M
-rw=randread
-bs=4k
-runtime=4
-time_based
-EOF
-fio --output=/dev/null --eta=never "$job"
-rm -f "$job"
-sync
+"$(dirname "$0")/skew.sh" "$mnt" 20 1M 64M 16M 2M 4
 
 step "let the periodic update sort the heat maps: hot-update-delay 300 -> 1 s"
 echo 1 > /proc/sys/fs/hot-update-delay

@@ -68,39 +68,8 @@ mount -t "$fs" -o hot_track "$dev" "$mnt" || bail "mount -o hot_track $dev faile
 
 # --- the workload: one fio process, three jobs ---
 echo "# ${SECONDS}s: the workload: one fio process, three jobs"
-mkdir -p "$mnt/cold" "$mnt/hot"
-head -c 16M /dev/zero > "$mnt/big.img"
-cat > "$W/job.fio" <<EOF
-[global]
-direct=1
-thread
-filename_format=file\$filenum
-[cold]
-directory=$mnt/cold
-nrfiles=12
-filesize=256k
-rw=write
-bs=64k
-[hot]
-directory=$mnt/hot
-nrfiles=3
-filesize=1M
-rw=randread
-bs=4k
-runtime=2
-time_based
-[big]
-filename=$mnt/big.img
-offset=8M
-size=1M
-rw=randread
-bs=4k
-runtime=2
-time_based
-EOF
-fio --output="$W/fio.out" --eta=never "$W/job.fio" >/dev/null 2>&1
+"$TOP/guest/skew.sh" "$mnt" 12 256k 16M 8M 1M 2 "$W/fio.out"
 ok $? "fio workload: 12 cold files written, 3 hot files and 1 MiB of big.img read for 2 s"
-sync
 # Maps are sorted by the periodic update: make it every second, let it run.
 echo 1 > "$delay_file"
 sleep 3
