@@ -216,7 +216,8 @@ check "file never tracked" 4 "$HS" file "$mnt/never"
 grep -q 'never tracked' "$W/err"
 ok $? "file never tracked: says so" "$(cat "$W/err")"
 check "map of a never tracked file" 4 "$HS" map "$mnt/never"
-check "file on a mount without hot_track (tmpfs)" 3 "$HS" file "$W/job.fio"
+echo data > "$W/untracked"
+check "file on a mount without hot_track (tmpfs)" 3 "$HS" file "$W/untracked"
 check "top of a mount without hot_track (tmpfs)" 3 "$HS" top /tmp
 check "debugfs not mounted (own mount namespace)" 5 \
 	unshare -m sh -c "umount /sys/kernel/debug && exec \"$HS\" top \"$mnt\""
