@@ -16,6 +16,8 @@
 #     --mem SIZE       guest memory (default 4G: KASAN)
 #     --out DIR        results directory, wiped first (default build/run/last)
 #     --append ARGS    extra kernel command line
+#     --clock tsc      under TCG, let the guest keep its TSC clocksource
+#                      (default: tsc=unstable, see below)
 #
 # One GUEST_COMMAND word is a shell command line ('cat /proc/version; ls');
 # several words are run as they are. The guest runs it with $TOP as working
@@ -31,6 +33,14 @@
 # Exit status: the guest command's; 124 on timeout; 125 when the guest did
 # not report one (panic, QEMU failure); 130 when interrupted.
 #
+# Guest clock: under TCG the guest's TSC is the host's raw TSC, and this
+# host (a microVM that is snapshotted and restored) marks its own TSC
+# unstable: a restore made the guest's clock leap 5 days forward in the
+# middle of a test, which the test's timeout took for a hang. Under TCG the
+# guest therefore boots with tsc=unstable and keeps time with the emulated
+# HPET, which QEMU drives from the host's CLOCK_MONOTONIC. --clock tsc keeps
+# the TSC (cheaper clock reads, for the benchmark).
+#
 # Acceleration: KVM when /dev/kvm is usable and a boot probe (once, cached in
 # build/accel; delete it to probe again) reaches guest init within 60 s,
 # otherwise TCG (-cpu max). HOT_ACCEL=kvm|tcg forces one, HOT_ACCEL=probe
@@ -39,7 +49,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 profile=test kernel="" timeout="" ndisks=0 disk_size=2G mem=4G
-out=$BUILD/run/last append= disk_dir=
+out=$BUILD/run/last append= disk_dir= clock=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift 2 ;;
@@ -51,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--clock) clock=$2; shift 2 ;;
 	--) shift; break ;;
 	-h|--help) sed -n '3,/^set -e/{/^set -e/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	-*) die "unknown option $1 (see $0 --help)" ;;
@@ -59,6 +70,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || die "no guest command (see $0 --help)"
 [[ ${timeout:-0} =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+case $clock in ''|tsc) ;; *) die "--clock: only tsc" ;; esac
 [[ $ndisks =~ ^[0-9]+$ ]] && [ "$ndisks" -le 20 ] || die "--disks wants 0..20"
 kernel=${kernel:-$BUILD/obj-$profile/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel at $kernel (build it: scripts/build.sh $profile)"
@@ -82,11 +94,13 @@ touch "$out/.hot-run"
 # The root is mounted cache=loose: the host's / is not supposed to change
 # under a running guest, and without a page cache every exec reads its
 # binary and libraries over 9p again (~10x slower under TCG).
-cmdline() { # cmdline -> the kernel command line
+cmdline() { # cmdline ACCEL_ARGS... -> the kernel command line
+	local tsc=
+	[[ " $* " != *" tcg "* ]] || [ "$clock" = tsc ] || tsc=tsc=unstable
 	echo "console=ttyS0 root=/dev/root rootfstype=9p" \
 		"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro" \
 		"init=$TOP/guest/init.sh pci=noacpi panic=-1 loglevel=7" \
-		"printk.devkmsg=on $append"
+		"printk.devkmsg=on $tsc $append"
 }
 
 # qemu DIR TIMEOUT ACCEL_ARGS... -- EXTRA_ARGS...: run QEMU with DIR shared
@@ -101,7 +115,7 @@ qemu() {
 	local chardev=stdio,id=con,logfile=$dir/console.log
 	# shellcheck disable=SC2054 # commas belong to QEMU options
 	local args=(-machine pc -smp 2 -m "$mem" "${accel[@]}"
-		-kernel "$kernel" -append "$(cmdline)"
+		-kernel "$kernel" -append "$(cmdline "${accel[@]}")"
 		-nodefaults -no-user-config -display none -vga none -no-reboot
 		-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
 		-device "virtio-9p-pci,fsdev=root,mount_tag=/dev/root"
