@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of scripts/bench.sh: the workloads on each file system, without
-# and with hot_track, interleaved (off on off on ..., a remount before every
-# run), then the scaling and memory figures. Raw results go to
+# and with hot_track, interleaved (off on, on off, off on ...: a drift within
+# the boot favours neither; a remount before every run), then the scaling
+# and memory figures. Raw results go to
 # $HOT_RESULTS/bench/; scripts/bench-report.py makes the tables on the host.
 #
 # Disks: /dev/vda for the workload files and the scaling (tracked), /dev/vdb
@@ -12,7 +13,7 @@
 # Environment (defaults in brackets):
 #   BENCH_MODE        ab: both, interleaved; off: untracked only (the
 #                     unpatched kernel), no scaling or memory part [ab]
-#   BENCH_PAIRS       runs of each mode per workload and fs [5]
+#   BENCH_PAIRS       runs of each mode per workload and fs [6]
 #   BENCH_RUNTIME     seconds per time-based fio run [3]
 #   BENCH_FILES       files per fsmark run [20000]
 #   BENCH_FSES        ("" skips the workloads) [btrfs ext4 xfs]
@@ -31,7 +32,7 @@ TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 R=${HOT_RESULTS:-/tmp/results}/bench
 BIN=${HOT_GUEST_BIN:-$TOP/build/guest/bench}
 mode=${BENCH_MODE:-ab}
-pairs=${BENCH_PAIRS:-5}
+pairs=${BENCH_PAIRS:-6}
 runtime=${BENCH_RUNTIME:-3}
 nfiles=${BENCH_FILES:-20000}
 fses=${BENCH_FSES-btrfs ext4 xfs}
@@ -80,8 +81,8 @@ sysctl_set() { # sysctl_set NAME VALUE: if the sysctl exists; old value to info
 # Items are freed after an RCU grace period (and their xarray nodes too):
 # wait until the counts of our caches stop moving, at most 10 s.
 settle() {
-	local prev= cur i
-	for i in $(seq 10); do
+	local prev="" cur
+	for _ in $(seq 10); do
 		cur=$(grep -E '^(hot_range_item|hot_inode_item) ' /proc/slabinfo || true)
 		[ "$cur" != "$prev" ] || return 0
 		prev=$cur
@@ -153,7 +154,7 @@ layout() { # layout FS
 }
 
 throughput() {
-	local fs wl pair modes
+	local fs wl pair modes order
 	case $mode in
 	ab) modes="off on" ;;
 	off) modes=off ;;
@@ -165,7 +166,9 @@ throughput() {
 		for wl in $workloads; do
 			say "bench: $fs $wl: $pairs x ($modes)"
 			for pair in $(seq 1 "$pairs"); do
-				for m in $modes; do
+				order=$modes
+				[ "$mode" != ab ] || [ $((pair % 2)) = 1 ] || order="on off"
+				for m in $order; do
 					run_one "$fs" "$wl" "$pair" "$m"
 				done
 			done

@@ -4,14 +4,24 @@
 # options (build/obj-bench) and the unpatched one (build/obj-vanilla), boot
 # each once with its scratch disks in host RAM (/dev/shm), run guest/bench.sh
 # (the patched kernel: every workload without and with hot_track,
-# interleaved, then scaling and memory; the unpatched one: the same
-# workloads, untracked), and write the tables with scripts/bench-report.py
-# to bench/results/<date>-<host>.{md,json} and bench/results/latest.md.
+# interleaved, then scaling and memory), then compare the untracked patched
+# kernel with the unpatched one: BENCH_BOOTS pairs of boots, each running
+# every workload untracked, in the order U P, P U, U P... (unpatched,
+# patched) so that a drift of the host favours neither. A boot is a sample:
+# two boots of the same kernel differ by more than the runs within one.
+# Then write the tables with scripts/bench-report.py to
+# bench/results/<date>-<host>.{md,json} and bench/results/latest.md.
+# The guests keep their TSC clock (boot.sh --clock tsc): the tests' HPET
+# clock turns every clock_gettime() of fio into an emulated MMIO read.
 #
 # Environment:
 #   NO_BUILD=1 or BENCH_SKIP_BUILD=1
 #                       skip setup.sh, tree.sh sync and the kernel builds
-#   BENCH_KERNELS       which boots ["bench vanilla"]; the report needs bench
+#   BENCH_KERNELS       which parts ["bench vanilla"]: bench, the tracked and
+#                       untracked runs; vanilla, the alternated boots of the
+#                       unpatched and the patched kernel; the report needs bench
+#   BENCH_BOOTS         pairs of alternated boots [3]
+#   BENCH_BOOT_RUNS     runs of each workload in each of those boots [2]
 #   BENCH_PROFILE       the patched kernel's build profile [bench] (test: the
 #                       debug kernel, to try the scripts: slow, figures
 #                       meaningless)
@@ -36,6 +46,10 @@ out=${BENCH_OUT:-$BUILD/run/bench}
 disk_size=${BENCH_DISK_SIZE:-4G}
 timeout=${BENCH_TIMEOUT:-5400}
 mem=${BENCH_MEM:-2G}
+boots=${BENCH_BOOTS:-3}
+boot_runs=${BENCH_BOOT_RUNS:-2}
+[[ $boots =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS: a number of boot pairs, at least 1"
+[[ $boot_runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOT_RUNS: a number of runs, at least 1"
 [ "$profile" != test ] || mem=${BENCH_MEM:-4G}
 start=$(date +%s)
 
@@ -78,13 +92,14 @@ for v in BENCH_PAIRS BENCH_RUNTIME BENCH_FILES BENCH_FSES BENCH_WORKLOADS \
 	[ -z "${!v+x}" ] || guest_env+=("$v=${!v}")
 done
 
-boot() { # boot NAME PROFILE MODE
+boot() { # boot NAME PROFILE MODE [VAR=VALUE...]: VARs for the guest
 	local dir=$out/$1 rc=0
 	local cmd=("$TOP/scripts/boot.sh" --profile "$2" --disks 2 --disk-size "$disk_size"
 		--mem "$mem" --timeout "$timeout" --out "$dir"
-		--append "slab_nomerge kunit.enable=0")
+		--append "slab_nomerge kunit.enable=0" --clock tsc)
 	[ -z "$disk_dir" ] || cmd+=(--disk-dir "$disk_dir")
-	cmd+=(-- "${guest_env[@]}" "BENCH_MODE=$3" "HOT_GUEST_BIN=$BUILD/guest/bench" guest/bench.sh)
+	cmd+=(-- "${guest_env[@]}" "BENCH_MODE=$3" "${@:4}" "HOT_GUEST_BIN=$BUILD/guest/bench"
+		guest/bench.sh)
 	mkdir -p "$dir"
 	log "$1 kernel (build/obj-$2), mode $3: console log in ${dir#"$TOP"/}/console.log"
 	# boot.sh's own messages (the acceleration used) for the report
@@ -107,7 +122,19 @@ runs=()
 for k in $kernels; do
 	case $k in
 	bench) boot patched "$profile" ab; runs+=("$out/patched") ;;
-	vanilla) boot vanilla vanilla off; runs+=(--vanilla "$out/vanilla") ;;
+	vanilla)
+		for i in $(seq 1 "$boots"); do
+			order="vanilla patched"
+			[ $((i % 2)) = 1 ] || order="patched vanilla"
+			for k2 in $order; do
+				if [ "$k2" = vanilla ]; then
+					boot "alt$i-vanilla" vanilla off "BENCH_PAIRS=$boot_runs"
+				else
+					boot "alt$i-patched" "$profile" off "BENCH_PAIRS=$boot_runs"
+				fi
+			done
+			runs+=(--untracked "$out/alt$i-vanilla" "$out/alt$i-patched")
+		done ;;
 	*) die "BENCH_KERNELS: bench and/or vanilla" ;;
 	esac
 done
