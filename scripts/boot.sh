@@ -49,7 +49,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 profile=test kernel="" timeout="" ndisks=0 disk_size=2G mem=4G
-out=$BUILD/run/last append= disk_dir= clock=
+out=$BUILD/run/last append='' disk_dir='' clock=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift 2 ;;
