@@ -15,6 +15,18 @@ STATE=$TREE/.git/hot-known-patches
 
 git_tree() { git -C "$TREE" -c user.name=hot-build -c user.email=hot-build@localhost "$@"; }
 
+# How the tree's git writes patches, for 'make export' and for anyone who
+# runs 'git format-patch' there: a blank context line goes out empty, not as
+# one space (git am and patch take both; checkpatch, run on a patch file
+# that git tracks, checks it as a source file and flags that space as
+# trailing whitespace); blob ids of a fixed length and no signature, so that
+# the patches do not depend on the git version or the repository's size.
+tree_config() {
+	git_tree config diff.suppressBlankEmpty true
+	git_tree config core.abbrev 12
+	git_tree config format.signature ""
+}
+
 create_tree() {
 	log "extracting $SOURCE_TARBALL into $TREE"
 	rm -rf "$TREE" "$TREE.tmp"
@@ -30,6 +42,7 @@ create_tree() {
 		commit -q -m "Debian linux-source-6.12 (pristine)"
 	git -C "$TREE.tmp" tag base
 	mv "$TREE.tmp" "$TREE"
+	tree_config
 }
 
 series_files() {
@@ -40,6 +53,7 @@ series_files() {
 cmd_sync() {
 	[ -d "$TREE/.git" ] && git_tree rev-parse -q --verify refs/tags/base >/dev/null ||
 		create_tree
+	tree_config
 	local want have files
 	mapfile -t files < <(series_files)
 	want=$( ( [ ${#files[@]} -eq 0 ] || cat "${files[@]}" ) | patch_ids)
@@ -93,12 +107,8 @@ cmd_export() {
 		die "uncommitted changes in $TREE: commit them first"
 	local tmp
 	tmp=$(mktemp -d)
-	git_tree format-patch -q --no-signature --no-numbered --zero-commit \
-		--full-index -o "$tmp" base..HEAD >/dev/null
-	# A blank context line goes out empty, not as one space (git am and
-	# patch take both): checkpatch, run on a patch file that git tracks,
-	# checks it as a source file and flags that space as trailing.
-	sed -i 's/^ $//' "$tmp"/*.patch
+	tree_config
+	git_tree format-patch -q --no-numbered --zero-commit -o "$tmp" base..HEAD >/dev/null
 	rm -f "$PATCHES"/*.patch
 	mkdir -p "$PATCHES"
 	( cd "$tmp" && ls ) | grep '\.patch$' > "$PATCHES/series" || true
