@@ -124,16 +124,12 @@ for k in $kernels; do
 	bench) boot patched "$profile" ab; runs+=("$out/patched") ;;
 	vanilla)
 		for i in $(seq 1 "$boots"); do
-			order="vanilla patched"
-			[ $((i % 2)) = 1 ] || order="patched vanilla"
-			for k2 in $order; do
-				if [ "$k2" = vanilla ]; then
-					boot "alt$i-vanilla" vanilla off "BENCH_PAIRS=$boot_runs"
-				else
-					boot "alt$i-patched" "$profile" off "BENCH_PAIRS=$boot_runs"
-				fi
+			order="vanilla $profile"
+			[ $((i % 2)) = 1 ] || order="$profile vanilla"
+			for p in $order; do
+				boot "alt$i-$p" "$p" off "BENCH_PAIRS=$boot_runs"
 			done
-			runs+=(--untracked "$out/alt$i-vanilla" "$out/alt$i-patched")
+			runs+=(--untracked "$out/alt$i-vanilla" "$out/alt$i-$profile")
 		done ;;
 	*) die "BENCH_KERNELS: bench and/or vanilla" ;;
 	esac
