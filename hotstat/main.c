@@ -114,6 +114,15 @@ static int columns(void)
 
 /* --- file --- */
 
+/*
+ * The kernel's average interval, HS_NEVER before two I/Os: it is 0 until
+ * the second sets it (older kernels reported ~0 before the first)
+ */
+static uint64_t hs_avg(uint32_t count, uint64_t avg)
+{
+	return count < 2 ? HS_NEVER : avg;
+}
+
 static void file_json(struct hs_json *j, const char *path,
 		      const struct hot_heat_info *hi, uint64_t ino, int code)
 {
@@ -151,12 +160,12 @@ static void file_json(struct hs_json *j, const char *path,
 	else
 		hs_json_null(j);
 	hs_json_key(j, "avg_read_interval_ns");
-	if (hi->avg_delta_reads == HS_NEVER)
+	if (hs_avg(hi->num_reads, hi->avg_delta_reads) == HS_NEVER)
 		hs_json_null(j);
 	else
 		hs_json_u64(j, hi->avg_delta_reads);
 	hs_json_key(j, "avg_write_interval_ns");
-	if (hi->avg_delta_writes == HS_NEVER)
+	if (hs_avg(hi->num_writes, hi->avg_delta_writes) == HS_NEVER)
 		hs_json_null(j);
 	else
 		hs_json_u64(j, hi->avg_delta_writes);
@@ -183,10 +192,14 @@ static void file_text(const char *path, const struct hot_heat_info *hi)
 	printf("%s\n", path);
 	printf("  reads        %10u   last %-36s average interval %s\n",
 	       hi->num_reads, hs_fmt_time(t, sizeof(t), hi->last_read_time, now),
-	       hs_fmt_interval(d, sizeof(d), hi->avg_delta_reads, limit));
+	       hs_fmt_interval(d, sizeof(d),
+			       hs_avg(hi->num_reads, hi->avg_delta_reads),
+			       limit));
 	printf("  writes       %10u   last %-36s average interval %s\n",
 	       hi->num_writes, hs_fmt_time(t, sizeof(t), hi->last_write_time, now),
-	       hs_fmt_interval(d, sizeof(d), hi->avg_delta_writes, limit));
+	       hs_fmt_interval(d, sizeof(d),
+			       hs_avg(hi->num_writes, hi->avg_delta_writes),
+			       limit));
 	printf("  temperature  %10u   heat map bucket %u of 255, %s\n", hi->temp,
 	       hi->temp >> 24, hi->live ? "computed now (--live)" :
 	       "as of the last periodic update");
