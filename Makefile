@@ -8,6 +8,10 @@
 #   make bench    benchmark: hot_track on/off, unpatched kernel, scaling,
 #                 memory; tables in bench/results/ (NO_BUILD=1 BENCH_PAIRS=...
 #                 see scripts/bench.sh)
+#   make fstests  fstests in the guest on btrfs/ext4/xfs, plain and with
+#                 -o hot_track; table in build/run/fstests/summary.md
+#                 (NO_BUILD=1 FSTESTS="generic/013 ..." FSTESTS_FSES=...
+#                 see scripts/fstests.sh)
 #   make sync     build/linux <- patches/
 #   make export   patches/ <- build/linux
 #   make kernel   build the test kernel (build/obj-test)
@@ -16,7 +20,7 @@
 #   make clean    remove run results, guest programs, disks and the KVM probe
 #                 result; the tree and kernel builds stay
 #                 (make clean-kernel removes build/obj-*)
-.PHONY: test demo bench sync export kernel guest boot clean clean-kernel
+.PHONY: test demo bench fstests sync export kernel guest boot clean clean-kernel
 
 test:
 	scripts/run-tests.sh
@@ -26,6 +30,9 @@ demo:
 
 bench:
 	scripts/bench.sh
+
+fstests:
+	scripts/fstests.sh
 
 sync:
 	scripts/tree.sh sync
