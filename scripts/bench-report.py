@@ -23,7 +23,7 @@ import shutil
 import socket
 import statistics
 import sys
-from kreports import kernel_messages, kernel_reports
+from kreports import kernel_messages, kernel_reports, read_text as read
 
 WORKLOADS = {
     # name: (description, unit, fio direction or None)
@@ -39,13 +39,6 @@ TARGET_RANGE_BYTES = 96
 TARGET_INODE_BYTES = 256
 TARGET_VANILLA = 0.98     # patched untracked / unpatched
 
-
-def read(path, default=None):
-    try:
-        with open(path, 'rb') as f:
-            return f.read().decode('utf-8', 'replace')
-    except OSError:
-        return default
 
 
 def kv(text):

@@ -68,18 +68,11 @@ judge() {
 import os, re, sys
 
 sys.path.insert(0, os.environ['HOT_SCRIPTS'])
-from kreports import kernel_messages, REPORT, NOT_REPORT
+from kreports import kernel_messages, REPORT, NOT_REPORT, read_text as read
 
 top, fses = sys.argv[1], sys.argv[2:]
 modes = os.environ.get('FSTESTS_MODES', 'plain hot_track').split()
 wanted = [t for t in os.environ.get('FSTESTS_LIST', '').split() if not t.startswith('-')]
-
-def read(path):
-    try:
-        with open(path, 'rb') as f:
-            return f.read().decode('utf-8', 'replace')
-    except FileNotFoundError:
-        return None
 
 TEST = re.compile(r'^(\w+/\d+)(?:\s+(.*))?$')
 FAILMSG = re.compile(r'- output mismatch|_check_\w+:|\[failed|\[dumped core\]|- no such test')

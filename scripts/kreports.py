@@ -1,10 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Kernel messages and kernel reports in a guest's console log.
 
-Shared by the test judge (scripts/run-tests.sh) and the benchmark report
-(scripts/bench-report.py): both fail on the same reports.
+Shared by the test judge (scripts/judge-tests.py), the fstests judge
+(scripts/fstests.sh) and the benchmark report (scripts/bench-report.py): all
+fail on the same reports. read_text() is their way to read a result file.
 """
 import re
+
+
+def read_text(path, default=None):
+    """The text of the file at path, default if it cannot be read."""
+    try:
+        with open(path, 'rb') as f:
+            return f.read().decode('utf-8', 'replace')
+    except OSError:
+        return default
 
 # A kernel line carries a printk timestamp; user space output does not. The
 # timestamp is searched anywhere in the line: user space output without a
