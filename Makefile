@@ -8,6 +8,9 @@
 #   make bench    benchmark: hot_track on/off, unpatched kernel, scaling,
 #                 memory; tables in bench/results/ (NO_BUILD=1 BENCH_PAIRS=...
 #                 see scripts/bench.sh)
+#   make lint     checkpatch --strict, every prefix of the series builds,
+#                 sparse, W=1 and kernel-doc on what the series touches
+#                 (make test runs all but the prefix builds; scripts/lint.sh)
 #   make fstests  fstests in the guest on btrfs/ext4/xfs, plain and with
 #                 -o hot_track; table in build/run/fstests/summary.md
 #                 (NO_BUILD=1 FSTESTS="generic/013 ..." FSTESTS_FSES=...
@@ -20,7 +23,7 @@
 #   make clean    remove run results, guest programs, disks and the KVM probe
 #                 result; the tree and kernel builds stay
 #                 (make clean-kernel removes build/obj-*)
-.PHONY: test demo bench fstests sync export kernel guest boot clean clean-kernel
+.PHONY: test demo bench lint fstests sync export kernel guest boot clean clean-kernel
 
 test:
 	scripts/run-tests.sh
@@ -30,6 +33,9 @@ demo:
 
 bench:
 	scripts/bench.sh
+
+lint:
+	scripts/lint.sh
 
 fstests:
 	scripts/fstests.sh

@@ -8,6 +8,8 @@
 #       build/linux/tools/testing/selftests/filesystems/hot_tracking/<name>.c
 #       (kselftest_harness programs), against the UAPI headers installed by
 #       scripts/build.sh in build/obj-<profile>/usr/include
+#   build/guest/kselftest            the same target installed by the
+#       kernel's selftests Makefile, with its run_kselftest.sh
 #
 #   build-guest.sh [--profile P] [--poweroff-only | --demo]
 #
@@ -88,4 +90,20 @@ for f in "${files[@]}"; do
 	fi
 done
 log "built $(( ${#files[@]} - $(grep -c -v -x hotstat "$out/selftests.failed" || true) )) of ${#files[@]} selftests into ${out#"$TOP"/}/selftests"
+
+# The same target as the kernel's own runner installs it (make -C
+# tools/testing/selftests TARGETS=filesystems/hot_tracking install), for
+# guest/tests/kselftest.sh
+rm -rf "$out/kselftest" "$out/kselftest.obj"
+if make -s -C "$TREE/tools/testing/selftests" TARGETS=filesystems/hot_tracking \
+	KHDR_INCLUDES="-isystem $hdrs" O="$out/kselftest.obj" \
+	INSTALL_PATH="$out/kselftest" install > "$out/kselftest.log" 2>&1; then
+	rm -rf "$out/kselftest.obj"
+else
+	echo "error: the kselftest target does not install:" >&2
+	sed 's/^/    /' "$out/kselftest.log" >&2
+	rm -rf "$out/kselftest"
+	echo kselftest-install >> "$out/selftests.failed"
+	bad=1
+fi
 exit $bad

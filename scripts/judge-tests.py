@@ -39,6 +39,24 @@ if build_failed:
         if name.strip():
             report('FAIL', f'build: selftest {name.strip()} does not compile')
 
+# --- The maintainer's checks (scripts/lint.sh, run on the host) ---
+lint = read(os.path.join(out, 'lint.txt'))
+if lint is not None:
+    # One report per check, its findings under it
+    checks = []
+    cur = None
+    for l in lines(lint):
+        m = re.match(r'^(ok|FAIL)\s+(lint: .*)$', l)
+        if m:
+            cur = [m.group(1), m.group(2), []]
+            checks.append(cur)
+        elif l.startswith('    ') and cur:
+            cur[2].append(l.strip())
+    for kind, name, details in checks:
+        report(kind, name, details=details if kind == 'FAIL' else ())
+    if not checks:
+        report('FAIL', 'lint', 'scripts/lint.sh printed no result', lines(lint)[-15:])
+
 # --- Kernel messages of the console log ---
 console = read(os.path.join(out, 'console.log'))
 kmsgs = kernel_messages(console)

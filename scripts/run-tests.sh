@@ -5,7 +5,8 @@
 #
 #   run-tests.sh               everything (what 'make test' runs), and on
 #                              the host hotstat's unit tests (make -C hotstat
-#                              check) and scripts/check-uapi-copy.sh
+#                              check), scripts/check-uapi-copy.sh and
+#                              scripts/lint.sh without the prefix builds
 #   run-tests.sh --judge DIR   only judge the results directory of a run
 #
 # Environment:
@@ -92,6 +93,10 @@ trc=0
 	2> "$out/tap/host.uapi.err" || trc=$?
 echo "$trc" > "$out/tap/host.uapi.rc"
 echo 0 > "$out/tap/host.uapi.time"
+# The maintainer's checks of the series but the prefix builds (make lint
+# does those too), judged as lint: ...
+log "lint: checkpatch, sparse, W=1, kernel-doc (scripts/lint.sh)"
+LINT_PREFIXES=0 "$TOP/scripts/lint.sh" > "$out/lint.txt" 2>&1 || true
 cp "$BUILD/guest/selftests.failed" "$out/selftests.failed" 2>/dev/null || true
 log "judging $out"
 judge "$out" "$rc" "$out/selftests.failed"

@@ -6,7 +6,11 @@
 #   tree.sh sync     create the tree if missing, (re)apply patches/ if the
 #                    tree does not already hold exactly that series; refuses
 #                    to touch commits that were never exported
-#   tree.sh export   write base..HEAD to patches/ (and patches/series)
+#   tree.sh export   write base..HEAD to patches/ (and patches/series),
+#                    numbered, with the cover letter 0000-cover-letter.patch
+#                    (not in series): its subject and text are kept from the
+#                    cover letter already in patches/, its shortlog and
+#                    diffstat made anew; edit those two in the file itself
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -101,17 +105,56 @@ remember() {
 	mv "$STATE.new" "$STATE"
 }
 
+# The subject and the text of a cover letter, as a branch description for
+# 'git format-patch --cover-from-description=subject': the subject without
+# its [PATCH 0/N], a blank line, the text up to the shortlog
+cover_description() {
+	python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding='utf-8').read()
+head, _, body = text.partition('\n\n')
+m = re.search(r'^Subject: (.*(?:\n[ \t].*)*)', head, re.M)
+subject = re.sub(r'\s+', ' ', m.group(1)) if m else ''
+subject = re.sub(r'^\[[^]]*\]\s*', '', subject).strip()
+lines = []
+for line in body.split('\n'):
+    if re.match(r'^\S.* \(\d+\):$', line):
+        break
+    lines.append(line)
+blurb = '\n'.join(lines).strip('\n')
+if subject and blurb and '*** ' not in subject + blurb:
+    print(subject + '\n\n' + blurb)
+PY
+}
+
 cmd_export() {
 	[ -d "$TREE/.git" ] || die "no tree at $TREE"
 	[ -z "$(git_tree status --porcelain)" ] ||
 		die "uncommitted changes in $TREE: commit them first"
-	local tmp
+	local tmp desc branch cover=$PATCHES/0000-cover-letter.patch
+	local args=(--numbered --zero-commit)
 	tmp=$(mktemp -d)
 	tree_config
-	git_tree format-patch -q --no-numbered --zero-commit -o "$tmp" base..HEAD >/dev/null
+	if [ -f "$cover" ]; then
+		desc=$(cover_description "$cover")
+		[ -n "$desc" ] || die "$cover: no subject or text (or a *** placeholder ***) to keep"
+		branch=$(git_tree symbolic-ref -q --short HEAD) || die "$TREE: HEAD is detached"
+		git_tree config "branch.$branch.description" "$desc"
+		args+=(--cover-letter --cover-from-description=subject)
+	fi
+	# The cover letter's From: the author of the newest commit
+	git_tree -c user.name="$(git_tree log -1 --format=%an HEAD)" \
+		-c user.email="$(git_tree log -1 --format=%ae HEAD)" \
+		format-patch -q "${args[@]}" -o "$tmp" base..HEAD >/dev/null
+	if [ -f "$tmp/0000-cover-letter.patch" ]; then
+		# The date of the newest commit, not of the export
+		sed -i "0,/^Date: .*/s//Date: $(git_tree log -1 --format=%aD HEAD)/" \
+			"$tmp/0000-cover-letter.patch"
+	fi
 	rm -f "$PATCHES"/*.patch
 	mkdir -p "$PATCHES"
-	( cd "$tmp" && ls ) | grep '\.patch$' > "$PATCHES/series" || true
+	( cd "$tmp" && ls ) | grep '\.patch$' | grep -v '^0000-cover-letter\.patch$' \
+		> "$PATCHES/series" || true
 	[ -s "$PATCHES/series" ] && cp "$tmp"/*.patch "$PATCHES/"
 	rm -rf "$tmp"
 	remember

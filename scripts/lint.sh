@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# What a maintainer runs over the series, on the commits base..HEAD of
+# build/linux (make export writes the same to patches/):
+#
+#   checkpatch   scripts/checkpatch.pl --strict on every patch: no error,
+#                warning or check at all
+#   prefixes     every prefix of the series builds: the test kernel, one
+#                commit after the other in build/obj-test (make and ccache
+#                keep that incremental); skipped with LINT_PREFIXES=0
+#   sparse, W=1  the objects the series touches, built with C=2 W=1 at the
+#                last commit: no finding in the series' own files, none on a
+#                line the series added to the others
+#   kernel-doc   scripts/kernel-doc -none -Wall on every C file and header the
+#                series touches, with the same rule
+#
+#   lint.sh      (make lint; make test runs it with LINT_PREFIXES=0)
+#
+# Prints one ok/FAIL line per check with the findings under it, ends with
+# 'N passed, M failed', exits 1 if anything failed. The tree must have no
+# uncommitted changes; it is back at its branch afterwards. Needs sparse
+# (scripts/setup.sh installs it).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/run/lint
+rm -rf "$out"
+mkdir -p "$out"
+git -C "$TREE" diff --quiet HEAD -- || die "$TREE has uncommitted changes"
+branch=$(git -C "$TREE" symbolic-ref -q --short HEAD) || die "$TREE: HEAD is detached"
+head=$(git -C "$TREE" rev-parse HEAD)
+mapfile -t commits < <(git -C "$TREE" rev-list --reverse base..HEAD)
+[ ${#commits[@]} -gt 0 ] || die "no commits on base in $TREE"
+
+npass=0 nfail=0
+result() { # result ok|FAIL WHAT [FINDINGS_FILE]
+	if [ "$1" = ok ]; then
+		npass=$((npass + 1))
+	else
+		nfail=$((nfail + 1))
+	fi
+	printf '%-5s%s\n' "$1" "lint: $2"
+	if [ -n "${3:-}" ] && [ -s "$3" ]; then
+		head -n 20 "$3" | sed 's/^/    /'
+	fi
+	return 0
+}
+
+# --- checkpatch, patch by patch ---
+n=0
+for c in "${commits[@]}"; do
+	n=$((n + 1))
+	subj=$(git -C "$TREE" log -1 --format=%s "$c")
+	f=$out/checkpatch-$n.txt
+	git -C "$TREE" format-patch --stdout -1 "$c" |
+		"$TREE/scripts/checkpatch.pl" --strict --quiet --no-summary \
+			--show-types - > "$f" 2>&1 || true
+	if grep -qE '^(ERROR|WARNING|CHECK)' "$f"; then
+		result FAIL "checkpatch $n/${#commits[@]} $subj" "$f"
+	else
+		result ok "checkpatch $n/${#commits[@]} $subj"
+	fi
+done
+
+# --- every prefix builds ---
+restore() { git -C "$TREE" checkout -q "$branch"; }
+if [ "${LINT_PREFIXES:-1}" = 1 ]; then
+	trap restore EXIT
+	n=0
+	for c in "${commits[@]}"; do
+		n=$((n + 1))
+		subj=$(git -C "$TREE" log -1 --format=%s "$c")
+		git -C "$TREE" checkout -q --detach "$c"
+		start=$(date +%s)
+		if "$TOP/scripts/build.sh" test > "$out/build-$n.txt" 2>&1; then
+			result ok "prefix $n/${#commits[@]} builds ($(( $(date +%s) - start ))s) $subj"
+		else
+			tail -n 20 "$out/build-$n.txt" > "$out/build-$n.tail"
+			result FAIL "prefix $n/${#commits[@]} does not build: $subj" "$out/build-$n.tail"
+		fi
+	done
+	restore
+	trap - EXIT
+fi
+[ "$(git -C "$TREE" rev-parse HEAD)" = "$head" ] || die "the tree is not back at $head"
+
+# Files of the series: new ones (every finding counts) and touched ones (a
+# finding counts on a line the series added)
+git -C "$TREE" diff --name-only --diff-filter=A base..HEAD > "$out/new-files"
+git -C "$TREE" diff --name-only base..HEAD -- '*.c' '*.h' |
+	grep -v -e '^tools/' -e '^Documentation/' > "$out/c-files" || true
+# file:line of every added line
+git -C "$TREE" diff -U0 base..HEAD -- $(cat "$out/c-files") | awk '
+	/^\+\+\+ b\// { file = substr($0, 7) }
+	/^@@/ {
+		split($3, a, ",")
+		start = substr(a[1], 2); len = (a[2] == "") ? 1 : a[2]
+		for (i = 0; i < len; i++) print file ":" start + i
+	}' > "$out/added-lines"
+
+# Keep the findings (file:line: ...) on the series' lines; paths made
+# relative to the tree
+ours() {
+	python3 - "$TREE" "$out/new-files" "$out/added-lines" <<'PY'
+import re, sys
+tree, new, added = sys.argv[1], sys.argv[2], sys.argv[3]
+new = set(open(new).read().split())
+added = set(open(added).read().split())
+seen = set()
+for line in sys.stdin:
+    m = re.match(r'^(?:\S*?/)?((?:fs|mm|include|kernel|lib|block)/[^:\s]+):(\d+):(?:\d+:)?\s*(.*)$', line.rstrip())
+    if not m or not re.match(r'(warning|error)', m.group(3)):
+        continue
+    f, l, msg = m.groups()
+    if f in new or f'{f}:{l}' in added:
+        key = (f, l, msg)
+        if key not in seen:
+            seen.add(key)
+            print(f'{f}:{l}: {msg}')
+PY
+}
+
+# --- sparse and W=1 on the objects the series touches ---
+objs=()
+while read -r f; do
+	case $f in *.c) objs+=("${f%.c}.o") ;; esac
+done < "$out/c-files"
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_COMPILERCHECK=content
+make -s -C "$TREE" O="$BUILD/obj-test" CC="ccache gcc" C=2 W=1 "${objs[@]}" \
+	> "$out/sparse-w1.log" 2>&1 || true
+ours < "$out/sparse-w1.log" > "$out/sparse-w1.txt"
+# The objects as the test kernel builds them again (no W=1 flags)
+make -s -C "$TREE" O="$BUILD/obj-test" CC="ccache gcc" "${objs[@]}" > /dev/null 2>&1 || true
+if [ -s "$out/sparse-w1.txt" ]; then
+	result FAIL "sparse and W=1 on ${#objs[@]} objects" "$out/sparse-w1.txt"
+elif grep -q 'Error [0-9]' "$out/sparse-w1.log"; then
+	grep -B5 'Error [0-9]' "$out/sparse-w1.log" | tail -n 20 > "$out/sparse-w1.err"
+	result FAIL "sparse and W=1: make failed" "$out/sparse-w1.err"
+else
+	result ok "sparse and W=1 on ${#objs[@]} objects"
+fi
+
+# --- kernel-doc ---
+: > "$out/kernel-doc.log"
+while read -r f; do
+	(cd "$TREE" && scripts/kernel-doc -none -Wall "$f") >> "$out/kernel-doc.log" 2>&1 || true
+done < "$out/c-files"
+ours < "$out/kernel-doc.log" > "$out/kernel-doc.txt"
+if [ -s "$out/kernel-doc.txt" ]; then
+	result FAIL "kernel-doc on $(wc -l < "$out/c-files") files" "$out/kernel-doc.txt"
+else
+	result ok "kernel-doc on $(wc -l < "$out/c-files") files"
+fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
