@@ -21,11 +21,8 @@ if [ ! -x "$k/run_kselftest.sh" ]; then
 fi
 echo "1..1"
 log=/tmp/kselftest.out
-: > "$log"
-# Appended to: the runner writes the tests' output to /dev/stdout opened
-# anew, which a plain redirection would overwrite
 (cd /tmp && HOT_FSES=$HOT_FS "$k/run_kselftest.sh" \
-	-t filesystems/hot_tracking:run.sh) >> "$log" 2>&1
+	-t filesystems/hot_tracking:run.sh) > "$log" 2>&1
 rc=$?
 sed 's/^/# /' "$log" >&2
 if [ $rc -eq 0 ] && grep -q '^ok 1 selftests: filesystems/hot_tracking: run.sh' "$log"; then
