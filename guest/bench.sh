@@ -258,6 +258,7 @@ if [ "$mode" = ab ]; then
 	sysctl_set hot-update-delay 604800
 	sysctl_set hot-kick-time 604800
 	sysctl_set hot-max-items 4194304
+	sysctl_set hot-max-kbytes 1073741824
 	# Memory first: the scaling's million items are freed slowly (RCU)
 	[ "$mem_files" -eq 0 ] || memory
 	[ -z "$scale" ] || scaling
