@@ -2,10 +2,11 @@
 /*
  * hotstat: what hot data tracking says is hot. Shared declarations.
  *
- *   parse.c    debugfs lines, mountinfo lines, numbers and options
+ *   parse.c    mountinfo lines, numbers and options
  *   format.c   durations, times, sizes, JSON, Prometheus, the map strip
  *   paths.c    inode number -> path, by walking a mount once
- *   kernel.c   the kernel interfaces: mounts, debugfs, FS_IOC_GET_HEAT_INFO
+ *   kernel.c   the kernel interfaces: mounts, FS_IOC_GET_HEAT_INFO,
+ *              FS_IOC_HOT_LIST
  *   main.c     the command line and the commands
  */
 #ifndef HOTSTAT_H
@@ -23,24 +24,25 @@ enum {
 	HS_EUSAGE = 2,		/* bad arguments */
 	HS_ENOTRACK = 3,	/* not mounted with hot_track / kernel lacks it */
 	HS_ENODATA = 4,		/* file never tracked */
-	HS_ENODEBUGFS = 5,	/* debugfs not mounted */
-	HS_EPERM = 6,		/* not root (debugfs is root only) */
+	/* 5 was "debugfs not mounted": hotstat no longer reads debugfs */
+	HS_EPERM = 6,		/* not root (mount-wide views are root only) */
 };
 
 #define HS_NEVER UINT64_MAX	/* avg_delta_* before any interval */
-#define HS_BUCKETS 256		/* heat map buckets: debugfs "temp" */
+#define HS_BUCKETS 256		/* heat map buckets: the top 8 bits of temp */
 #define HS_RANGE_DEFAULT (1ULL << 20)
 
-/* One line of a debugfs listing */
+/* One record of FS_IOC_HOT_LIST */
 struct hs_item {
 	uint64_t ino;
-	uint64_t start, len;	/* ranges only; len 0 for an inode line */
+	uint64_t start, len;	/* ranges only; len 0 for a file */
+	uint64_t read_bytes, write_bytes;
+	uint32_t gen;
 	uint32_t reads, writes;
 	unsigned int temp;	/* heat map bucket, 0-255 */
 };
 
 /* parse.c */
-int hs_parse_item(const char *line, struct hs_item *it);
 int hs_parse_u64(const char *s, uint64_t *v);
 int hs_parse_uint(const char *s, unsigned int min, unsigned int max,
 		  unsigned int *v);
@@ -109,13 +111,12 @@ struct hs_mount {
 	char path[4096];	/* the mount point */
 	char fstype[64];
 	char source[4096];
-	char devname[256];	/* the hot_track/<devname> directory */
-	char dir[4096];		/* debugfs path of that directory */
+	char devname[256];	/* the device's kernel name ("vda") */
 	unsigned long long dev;	/* st_dev of the mount root */
 };
 extern char hs_err[512];	/* the message of the last failure */
-int hs_find_mount(const char *path, struct hs_mount *m, bool need_debugfs);
-int hs_read_items(const struct hs_mount *m, const char *file,
+int hs_find_mount(const char *path, struct hs_mount *m);
+int hs_list_items(const struct hs_mount *m, bool ranges,
 		  struct hs_item **items, size_t *n);
 int hs_heat_info(const char *path, int live, void *info);
 uint64_t hs_now_ns(void);

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hotstat: the kernel interfaces of hot data tracking, and nothing else:
- * FS_IOC_GET_HEAT_INFO, debugfs hot_track/<dev>/, /proc/sys/fs/hot-*, and
- * /proc/self/mountinfo to know which mount a path is on.
+ * FS_IOC_GET_HEAT_INFO, FS_IOC_HOT_LIST, /proc/sys/fs/hot-*, and
+ * /proc/self/mountinfo to know which mount a path is on. Never debugfs:
+ * hot_track/<dev>/ there is the kernel's debugging view, root only, and
+ * not always mounted.
  *
- * Which debugfs directory belongs to a mount: the kernel names it after the
- * superblock's s_id, which btrfs, ext4 and xfs set to the block device's
- * kernel name ("vda", "sdb1", "dm-0"). The candidates, in order, are the
- * kernel name of the mount source's device number (/sys/dev/block/M:m), the
- * kernel name of the mount's own device number, and the base name of the
- * mount source; the first that exists under hot_track/ is taken.
+ * The device name of a mount (the "device" label of --prometheus) is the
+ * kernel name of the mount source's device number (/sys/dev/block/M:m),
+ * else of the mount's own device number, else the base name of the mount
+ * source.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -120,29 +120,6 @@ static int blk_name(dev_t dev, char *buf, size_t n)
 	return 0;
 }
 
-/* Where debugfs is mounted: /sys/kernel/debug if it is there */
-static int debugfs_path(char *buf, size_t n)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	struct hs_mountinfo mi;
-	char *line = NULL;
-	size_t cap = 0;
-	int found = 0;
-
-	if (!f)
-		return -1;
-	while (getline(&line, &cap, f) > 0) {
-		if (hs_parse_mountinfo(line, &mi) || strcmp(mi.fstype, "debugfs"))
-			continue;
-		if (!found || !strcmp(mi.mountpoint, "/sys/kernel/debug"))
-			snprintf(buf, n, "%s", mi.mountpoint);
-		found = 1;
-	}
-	free(line);
-	fclose(f);
-	return found ? 0 : -1;
-}
-
 /*
  * Ask the filesystem with the ioctl: EOPNOTSUPP says it does not track,
  * ENOTTY that the kernel has no hot tracking at all. Anything else (the
@@ -155,7 +132,7 @@ static int check_tracking(const char *path, const char *mp)
 	int err;
 
 	if (fd < 0)
-		return 0;	/* unreadable: debugfs will tell */
+		return 0;	/* unreadable: FS_IOC_HOT_LIST will tell */
 	err = ioctl(fd, FS_IOC_GET_HEAT_INFO, &hi) ? errno : 0;
 	close(fd);
 	if (err == EOPNOTSUPP)
@@ -167,18 +144,42 @@ static int check_tracking(const char *path, const char *mp)
 	return 0;
 }
 
-/*
- * The mount @path is on, checked to track, and with @need_debugfs its
- * debugfs directory. Returns HS_OK or an exit status, message in hs_err.
- */
-int hs_find_mount(const char *path, struct hs_mount *m, bool need_debugfs)
+/* The device name of the mount of @mi, from @source, into @m->devname */
+static void dev_name(const struct hs_mountinfo *mi, struct hs_mount *m)
 {
-	char real[PATH_MAX], dbg[PATH_MAX], cand[3][256], top[PATH_MAX + 16];
-	struct hs_mountinfo mi, best;
-	char *line = NULL, *src;
-	size_t cap = 0, bestlen = 0;
+	char cand[3][256], *src;
 	struct stat st;
-	int found = 0, i, j, ret;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		cand[i][0] = 0;
+	if (!stat(m->source, &st) && S_ISBLK(st.st_mode))
+		blk_name(st.st_rdev, cand[0], sizeof(cand[0]));
+	if (mi->major)
+		blk_name(makedev(mi->major, mi->minor), cand[1], sizeof(cand[1]));
+	src = strdup(m->source);
+	if (src) {
+		snprintf(cand[2], sizeof(cand[2]), "%s", basename(src));
+		free(src);
+	}
+	for (i = 0; i < 3; i++)
+		if (cand[i][0]) {
+			memcpy(m->devname, cand[i], sizeof(m->devname));
+			return;
+		}
+}
+
+/*
+ * The mount @path is on, checked to track. Returns HS_OK or an exit
+ * status, message in hs_err.
+ */
+int hs_find_mount(const char *path, struct hs_mount *m)
+{
+	struct hs_mountinfo mi, best;
+	size_t cap = 0, bestlen = 0;
+	char real[PATH_MAX], *line = NULL;
+	struct stat st;
+	int found = 0;
 	FILE *f;
 
 	memset(m, 0, sizeof(*m));
@@ -207,111 +208,107 @@ int hs_find_mount(const char *path, struct hs_mount *m, bool need_debugfs)
 	if (stat(m->path, &st))
 		return fail(HS_ERR, "%s: %s", m->path, strerror(errno));
 	m->dev = st.st_dev;
-
-	ret = check_tracking(real, m->path);
-	if (ret || !need_debugfs)
-		return ret;
-
-	if (debugfs_path(dbg, sizeof(dbg)))
-		return fail(HS_ENODEBUGFS, "debugfs is not mounted "
-			    "(mount -t debugfs none /sys/kernel/debug)");
-	snprintf(top, sizeof(top), "%s/hot_track", dbg);
-	if (stat(top, &st)) {
-		if (errno == EACCES)
-			return fail(HS_EPERM, "%s: permission denied: the hot "
-				    "tracking statistics are for root only", top);
-		if (errno == ENOENT)
-			return fail(HS_ENOTRACK, "%s does not exist: this "
-				    "kernel has no hot data tracking", top);
-		return fail(HS_ERR, "%s: %s", top, strerror(errno));
-	}
-
-	for (i = 0; i < 3; i++)
-		cand[i][0] = 0;
-	if (!stat(m->source, &st) && S_ISBLK(st.st_mode))
-		blk_name(st.st_rdev, cand[0], sizeof(cand[0]));
-	if (best.major)
-		blk_name(makedev(best.major, best.minor), cand[1], sizeof(cand[1]));
-	src = strdup(m->source);
-	if (src) {
-		snprintf(cand[2], sizeof(cand[2]), "%s", basename(src));
-		free(src);
-	}
-	for (i = 0; i < 3; i++) {
-		if (!cand[i][0] || strchr(cand[i], '/') || !strcmp(cand[i], "..") ||
-		    !strcmp(cand[i], "."))
-			continue;
-		for (j = 0; j < i && strcmp(cand[i], cand[j]); j++)
-			;
-		if (j < i)
-			continue;
-		if (snprintf(m->dir, sizeof(m->dir), "%s/%s", top, cand[i]) >=
-		    (int)sizeof(m->dir))
-			continue;
-		if (!stat(m->dir, &st) && S_ISDIR(st.st_mode)) {
-			memcpy(m->devname, cand[i], sizeof(m->devname));
-			return HS_OK;
-		}
-		if (errno == EACCES)
-			return fail(HS_EPERM, "%s: permission denied: the hot "
-				    "tracking statistics are for root only", m->dir);
-	}
-	m->dir[0] = 0;
-	return fail(HS_ENOTRACK, "%s (%s on %s) is not mounted with hot_track: "
-		    "no %s/%s", m->path, m->fstype, m->source, top,
-		    cand[0][0] ? cand[0] : cand[2]);
+	dev_name(&best, m);
+	return check_tracking(real, m->path);
 }
 
-/* All items of debugfs listing @file of the mount, in the kernel's order */
-int hs_read_items(const struct hs_mount *m, const char *file,
+/* Walks FS_IOC_HOT_LIST starts again when the heat map moved under it */
+#define HS_LIST_TRIES	8
+
+static int list_error(const struct hs_mount *m, int err)
+{
+	switch (err) {
+	case EPERM:
+		return fail(HS_EPERM, "%s: permission denied: the hot files of "
+			    "a mount are for root only (CAP_SYS_ADMIN)", m->path);
+	case EOPNOTSUPP:
+		return fail(HS_ENOTRACK, "%s is not mounted with hot_track "
+			    "(mount -o remount,hot_track %s)", m->path, m->path);
+	case ENOTTY:
+	case EINVAL:
+		return fail(HS_ENOTRACK, "%s: this kernel has no FS_IOC_HOT_LIST "
+			    "(%s)", m->path, strerror(err));
+	default:
+		return fail(HS_ERR, "%s: FS_IOC_HOT_LIST: %s", m->path,
+			    strerror(err));
+	}
+}
+
+/* One walk of the heat map into @v; 0, or an errno (ESTALE: walk again) */
+static int list_walk(int fd, bool ranges, struct hs_item **v, size_t *len,
+		     size_t *vcap)
+{
+	static struct hot_record recs[HOT_LIST_MAX];
+	struct hot_list_args a;
+	static const __u64 zero[sizeof(a.cursor) / sizeof(__u64)];
+	unsigned int i;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.flags = ranges ? HOT_LIST_RANGES : 0;
+	a.records = (uintptr_t)recs;
+	a.record_size = sizeof(recs[0]);
+	do {
+		a.count = HOT_LIST_MAX;
+		if (ioctl(fd, FS_IOC_HOT_LIST, &a))
+			return errno;
+		for (i = 0; i < a.count; i++) {
+			struct hs_item *it;
+
+			if (*len == *vcap) {
+				struct hs_item *nv;
+
+				*vcap = *vcap ? 2 * *vcap : 1024;
+				nv = realloc(*v, *vcap * sizeof(**v));
+				if (!nv)
+					return ENOMEM;
+				*v = nv;
+			}
+			it = &(*v)[(*len)++];
+			memset(it, 0, sizeof(*it));
+			it->ino = recs[i].ino;
+			it->gen = recs[i].gen;
+			it->start = recs[i].start;
+			it->len = recs[i].len;
+			it->reads = recs[i].num_reads;
+			it->writes = recs[i].num_writes;
+			it->read_bytes = recs[i].read_bytes;
+			it->write_bytes = recs[i].write_bytes;
+			it->temp = recs[i].temp >> 24;
+		}
+	} while (memcmp(a.cursor, zero, sizeof(zero)));
+	return 0;
+}
+
+/*
+ * Every tracked file (or range with @ranges) of the mount, hottest bucket
+ * first, each once, by FS_IOC_HOT_LIST on the mount's root
+ */
+int hs_list_items(const struct hs_mount *m, bool ranges,
 		  struct hs_item **items, size_t *n)
 {
-	char path[PATH_MAX + 64], *line = NULL;
-	struct hs_item *v = NULL, it;
-	size_t cap = 0, len = 0, vcap = 0;
-	int ret = HS_OK;
-	FILE *f;
+	struct hs_item *v = NULL;
+	size_t len, vcap = 0;
+	int fd, err = ESTALE, tries;
 
 	*items = NULL;
 	*n = 0;
-	snprintf(path, sizeof(path), "%s/%s", m->dir, file);
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno == EACCES || errno == EPERM)
-			return fail(HS_EPERM, "%s: permission denied: the hot "
-				    "tracking statistics are for root only", path);
-		if (errno == ENOENT)
-			return fail(HS_ENOTRACK, "%s: gone: %s is no longer "
-				    "mounted with hot_track", path, m->path);
-		return fail(HS_ERR, "%s: %s", path, strerror(errno));
+	fd = open(m->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(HS_ERR, "%s: %s", m->path, strerror(errno));
+	for (tries = 0; tries < HS_LIST_TRIES && err == ESTALE; tries++) {
+		len = 0;
+		err = list_walk(fd, ranges, &v, &len, &vcap);
 	}
-	errno = 0;
-	while (getline(&line, &cap, f) > 0) {
-		if (hs_parse_item(line, &it)) {
-			line[strcspn(line, "\n")] = 0;
-			ret = fail(HS_ERR, "%s: unexpected line \"%.80s\"", path, line);
-			break;
-		}
-		if (len == vcap) {
-			struct hs_item *nv;
-
-			vcap = vcap ? 2 * vcap : 256;
-			nv = realloc(v, vcap * sizeof(*v));
-			if (!nv) {
-				ret = fail(HS_ERR, "out of memory");
-				break;
-			}
-			v = nv;
-		}
-		v[len++] = it;
-	}
-	if (!ret && ferror(f))
-		ret = fail(HS_ERR, "%s: %s", path, strerror(errno ? errno : EIO));
-	free(line);
-	fclose(f);
-	if (ret) {
+	close(fd);
+	if (err) {
 		free(v);
-		return ret;
+		if (err == ENOMEM)
+			return fail(HS_ERR, "out of memory");
+		if (err == ESTALE)
+			return fail(HS_ERR, "%s: the heat map changed under %d "
+				    "walks in a row", m->path, HS_LIST_TRIES);
+		return list_error(m, err);
 	}
 	*items = v;
 	*n = len;

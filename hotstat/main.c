@@ -25,7 +25,10 @@
 
 #include "hotstat.h"
 
-#define VERSION "1.0"
+#define VERSION "1.1"
+
+/* The "version" of the JSON documents: 2 has FS_IOC_HOT_LIST's fields */
+#define JSON_VERSION 2
 
 static const char usage_text[] =
 "Usage: hotstat [OPTIONS] COMMAND ARGS...\n"
@@ -36,7 +39,7 @@ static const char usage_text[] =
 "                          last read/write, average intervals, temperature\n"
 "  top [-n N] [--ranges] [--prometheus] MOUNTPOINT\n"
 "                          the hottest files (or 1 MiB ranges) of a mount, with\n"
-"                          paths and sizes (debugfs; root only)\n"
+"                          paths and sizes (FS_IOC_HOT_LIST; root only)\n"
 "  map PATH                one cell per range of a file, its temperature as a\n"
 "                          digit 0 (coldest) to 9 (hottest), with a legend\n"
 "\n"
@@ -56,7 +59,7 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 ok; 1 other failure (e.g. no such file); 2 bad arguments;\n"
 "3 not mounted with hot_track (or no hot tracking in the kernel); 4 file never\n"
-"tracked; 5 debugfs not mounted; 6 permission denied (top and map need root).\n"
+"tracked; 6 permission denied (top and map need root).\n"
 "See hotstat(8).\n";
 
 static struct {
@@ -129,6 +132,8 @@ static void file_json(struct hs_json *j, const char *path,
 	char iso[64];
 
 	hs_json_begin_obj(j);
+	hs_json_key(j, "version");
+	hs_json_u64(j, JSON_VERSION);
 	hs_json_key(j, "path");
 	hs_json_str(j, path);
 	if (code) {
@@ -262,25 +267,15 @@ static int by_heat(const void *a, const void *b)
 	return by_key(a, b);
 }
 
-/*
- * The hot spots listing, each item once (an item that changed bucket while
- * the listing was read may show twice), hottest first.
- */
+/* The tracked files or ranges of a mount, each once, hottest first */
 static int hot_spots(const struct hs_mount *m, bool ranges,
 		     struct hs_item **items, size_t *n)
 {
-	size_t i, k;
 	int ret;
 
-	ret = hs_read_items(m, ranges ? "hot_spots_range" : "hot_spots_inode",
-			    items, n);
+	ret = hs_list_items(m, ranges, items, n);
 	if (ret || !*n)
 		return ret;
-	qsort(*items, *n, sizeof(**items), by_key);
-	for (i = k = 1; i < *n; i++)
-		if (by_key(&(*items)[i], &(*items)[k - 1]))
-			(*items)[k++] = (*items)[i];
-	*n = k;
 	qsort(*items, *n, sizeof(**items), by_heat);
 	return 0;
 }
@@ -364,14 +359,14 @@ static void top_json(const struct hs_mount *m, const struct hs_item *v,
 
 	hs_json_init(&j, stdout);
 	hs_json_begin_obj(&j);
+	hs_json_key(&j, "version");
+	hs_json_u64(&j, JSON_VERSION);
 	hs_json_key(&j, "mountpoint");
 	hs_json_str(&j, m->path);
 	hs_json_key(&j, "fstype");
 	hs_json_str(&j, m->fstype);
 	hs_json_key(&j, "source");
 	hs_json_str(&j, m->source);
-	hs_json_key(&j, "debugfs");
-	hs_json_str(&j, m->dir);
 	hs_json_key(&j, "time");
 	hs_json_str(&j, hs_fmt_iso(iso, sizeof(iso), now));
 	hs_json_key(&j, "update_delay_s");
@@ -411,10 +406,16 @@ static void top_json(const struct hs_mount *m, const struct hs_item *v,
 			else
 				hs_json_null(&j);
 		}
+		hs_json_key(&j, "generation");
+		hs_json_u64(&j, v[i].gen);
 		hs_json_key(&j, "reads");
 		hs_json_u64(&j, v[i].reads);
 		hs_json_key(&j, "writes");
 		hs_json_u64(&j, v[i].writes);
+		hs_json_key(&j, "read_bytes");
+		hs_json_u64(&j, v[i].read_bytes);
+		hs_json_key(&j, "write_bytes");
+		hs_json_u64(&j, v[i].write_bytes);
 		hs_json_key(&j, "temp");
 		hs_json_u64(&j, v[i].temp);
 		hs_json_end_obj(&j);
@@ -475,7 +476,7 @@ static int cmd_top(const char *path)
 	size_t n, shown;
 	int ret;
 
-	ret = hs_find_mount(path, &m, true);
+	ret = hs_find_mount(path, &m);
 	if (ret)
 		return report(ret);
 	ret = hot_spots(&m, opt.ranges, &v, &n);
@@ -578,16 +579,16 @@ static int cmd_map(const char *path)
 			 "regular files are tracked", path);
 		return report(HS_ENODATA);
 	}
-	ret = hs_find_mount(path, &m, true);
+	ret = hs_find_mount(path, &m);
 	if (ret)
 		return report(ret);
 	hiret = hs_heat_info(path, 0, &hi);
 	if (hiret && hiret != HS_ENODATA)
 		return report(hiret);
-	ret = hs_read_items(&m, "rt_stats_range", &v, &n);
+	ret = hs_list_items(&m, true, &v, &n);
 	if (ret)
 		return report(ret);
-	/* rt_stats_range is in inode, then offset order */
+	qsort(v, n, sizeof(*v), by_key);
 	for (i = 0; i < n && v[i].ino != st.st_ino; i++)
 		;
 	r = v + i;
@@ -606,7 +607,7 @@ static int cmd_map(const char *path)
 		if (r[i].len != range || r[i].start % range) {
 			free(v);
 			snprintf(hs_err, sizeof(hs_err), "%s: ranges of "
-				 "different sizes in rt_stats_range", path);
+				 "different sizes", path);
 			return report(HS_ERR);
 		}
 		if (r[i].start + range > maxend)
@@ -677,6 +678,8 @@ static int cmd_map(const char *path)
 		hs_strip_text(strip, cells, ncells, min, max);
 		hs_json_init(&j, stdout);
 		hs_json_begin_obj(&j);
+		hs_json_key(&j, "version");
+		hs_json_u64(&j, JSON_VERSION);
 		hs_json_key(&j, "path");
 		hs_json_str(&j, path);
 		hs_json_key(&j, "inode");

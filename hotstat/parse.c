@@ -35,48 +35,6 @@ static const char *lit(const char *s, const char *want)
 	return s && !strncmp(s, want, n) ? s + n : NULL;
 }
 
-static const char *num32(const char *s, uint32_t *v)
-{
-	uint64_t x;
-
-	if (!s || !(s = num(s, &x)) || x > UINT32_MAX)
-		return NULL;
-	*v = x;
-	return s;
-}
-
-/*
- * One line of hot_track/<dev>/{rt_stats,hot_spots}_{inode,range}
- * (fs/hot_tracking/debugfs.c), with or without its newline:
- *   inode 257, reads 1, writes 2, temp 0
- *   inode 257, range 1048576+1048576, reads 1, writes 1, temp 0
- * Returns 0, or -1 if the line is not one of these.
- */
-int hs_parse_item(const char *s, struct hs_item *it)
-{
-	uint32_t temp;
-
-	memset(it, 0, sizeof(*it));
-	s = lit(s, "inode ");
-	if (!s || !(s = num(s, &it->ino)))
-		return -1;
-	if (lit(s, ", range ")) {
-		s = num(lit(s, ", range "), &it->start);
-		s = s ? lit(s, "+") : NULL;
-		if (!s || !(s = num(s, &it->len)) || !it->len)
-			return -1;
-	}
-	s = num32(lit(s, ", reads "), &it->reads);
-	s = num32(lit(s, ", writes "), &it->writes);
-	s = num32(lit(s, ", temp "), &temp);
-	if (!s || temp >= HS_BUCKETS)
-		return -1;
-	it->temp = temp;
-	if (*s == '\n')
-		s++;
-	return *s ? -1 : 0;
-}
-
 int hs_parse_u64(const char *s, uint64_t *v)
 {
 	const char *e = num(s, v);

@@ -76,9 +76,11 @@ fi
 # selftests/ for kselftest_harness.h and friends.
 cflags=(-O2 -g -Wall -pthread -isystem "$hdrs" -I"$TREE/tools/testing/selftests")
 bad=$(( 1 - hotstat_ok ))
-for f in "${files[@]}"; do
-	name=$(basename "$f" .c)
-	if gcc "${cflags[@]}" -o "$out/selftests/$name" "$f" 2> "$out/selftests/$name.log"; then
+# build NAME SOURCE [GCC FLAGS...]
+build() {
+	local name=$1 f=$2
+	shift 2
+	if gcc "${cflags[@]}" "$@" -o "$out/selftests/$name" "$f" 2> "$out/selftests/$name.log"; then
 		[ -s "$out/selftests/$name.log" ] && cat "$out/selftests/$name.log" >&2
 		rm -f "$out/selftests/$name.log"
 	else
@@ -88,8 +90,19 @@ for f in "${files[@]}"; do
 		echo "$name" >> "$out/selftests.failed"
 		bad=1
 	fi
+}
+# The programs the selftests' Makefile builds 32-bit too (gcc-multilib)
+m32=(hot_list_test)
+nr=${#files[@]}
+for f in "${files[@]}"; do
+	name=$(basename "$f" .c)
+	build "$name" "$f"
+	if [[ " ${m32[*]} " == *" $name "* ]]; then
+		build "${name}_32" "$f" -m32
+		nr=$((nr + 1))
+	fi
 done
-log "built $(( ${#files[@]} - $(grep -c -v -x hotstat "$out/selftests.failed" || true) )) of ${#files[@]} selftests into ${out#"$TOP"/}/selftests"
+log "built $(( nr - $(grep -c -v -x hotstat "$out/selftests.failed" || true) )) of $nr selftests into ${out#"$TOP"/}/selftests"
 
 # The same target as the kernel's own runner installs it (make -C
 # tools/testing/selftests TARGETS=filesystems/hot_tracking install), for

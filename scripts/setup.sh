@@ -8,7 +8,8 @@
 set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 ccache build-essential flex bison bc
       libelf-dev libssl-dev dwarves cpio kmod git python3 rsync
-      btrfs-progs xfsprogs e2fsprogs fio util-linux sparse python3-ply python3-git)
+      btrfs-progs xfsprogs e2fsprogs fio util-linux sparse python3-ply python3-git
+      gcc-multilib)
 case ${1:-} in
 '') ;;
 fstests)

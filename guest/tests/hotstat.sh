@@ -219,8 +219,20 @@ check "map of a never tracked file" 4 "$HS" map "$mnt/never"
 echo data > "$W/untracked"
 check "file on a mount without hot_track (tmpfs)" 3 "$HS" file "$W/untracked"
 check "top of a mount without hot_track (tmpfs)" 3 "$HS" top /tmp
-check "debugfs not mounted (own mount namespace)" 5 \
-	unshare -m sh -c "umount /sys/kernel/debug && exec \"$HS\" top \"$mnt\""
+# FS_IOC_HOT_LIST, not debugfs: the same lists with debugfs unmounted
+nodebugfs() { unshare -m sh -c 'umount /sys/kernel/debug 2>/dev/null; ! [ -d /sys/kernel/debug/hot_track ] && exec "$@"' sh "$@"; }
+check "top -n 3 with debugfs not mounted (own mount namespace)" 0 \
+	nodebugfs "$HS" --color never top -n 3 "$mnt"
+first=$(awk 'NR == 3 { print $NF }' "$W/out")
+ok $(( $(grep -c -x -F "$first" <<<"${hot// /$'\n'}") != 1 )) \
+	"top without debugfs: a hot file first ($first)" "$(cat "$W/out")"
+check "top --ranges with debugfs not mounted" 0 \
+	nodebugfs "$HS" --color never top --ranges -n 3 "$mnt"
+grep -q "$mnt/" "$W/out"
+ok $? "top --ranges without debugfs: ranges with their paths" "$(cat "$W/out")"
+check "top --json: version 2" 0 nodebugfs "$HS" --json top -n 1 "$mnt"
+grep -q '"version":2' "$W/out"
+ok $? "top --json has \"version\":2" "$(cat "$W/out")"
 nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
 check "top as nobody" 6 "${nobody[@]}" "$HS" top "$mnt"
 grep -q 'root only' "$W/err"

@@ -45,37 +45,6 @@ static void str_is(const char *got, const char *want, const char *what)
 
 /* --- parse.c --- */
 
-static void test_parse_item(void)
-{
-	struct hs_item it;
-
-	ok(!hs_parse_item("inode 257, reads 1, writes 2, temp 0\n", &it) &&
-	   it.ino == 257 && it.reads == 1 && it.writes == 2 && !it.temp &&
-	   !it.len, "parse inode line");
-	ok(!hs_parse_item("inode 282, range 16777216+1048576, reads 962, writes 1, temp 135",
-			  &it) && it.ino == 282 && it.start == 16777216 &&
-	   it.len == 1048576 && it.reads == 962 && it.writes == 1 &&
-	   it.temp == 135, "parse range line");
-	ok(!hs_parse_item("inode 18446744073709551615, reads 4294967295, writes 0, temp 255",
-			  &it) && it.ino == UINT64_MAX && it.reads == UINT32_MAX &&
-	   it.temp == 255, "parse inode line at the limits");
-	ok(hs_parse_item("inode 18446744073709551616, reads 1, writes 2, temp 0", &it),
-	   "refuse an inode number over 64 bits");
-	ok(hs_parse_item("inode 1, reads 4294967296, writes 2, temp 0", &it),
-	   "refuse a count over 32 bits");
-	ok(hs_parse_item("inode 1, reads 1, writes 2, temp 256", &it),
-	   "refuse a bucket over 255");
-	ok(hs_parse_item("inode -1, reads 1, writes 2, temp 0", &it),
-	   "refuse a sign");
-	ok(hs_parse_item("inode 1, reads 1, writes 2, temp 0 x", &it),
-	   "refuse trailing text");
-	ok(hs_parse_item("inode 1, reads 1, writes 2", &it),
-	   "refuse a missing field");
-	ok(hs_parse_item("inode 1, range 0+0, reads 1, writes 2, temp 3", &it),
-	   "refuse an empty range");
-	ok(hs_parse_item("", &it), "refuse an empty line");
-}
-
 static void test_parse_numbers(void)
 {
 	unsigned int u;
@@ -477,7 +446,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("TAP version 13\n");
-	test_parse_item();
 	test_parse_numbers();
 	test_parse_mountinfo();
 	test_durations();

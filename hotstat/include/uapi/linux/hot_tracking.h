@@ -39,11 +39,108 @@ struct hot_heat_info {
 	__u8 __pad[3];
 };
 
+/**
+ * struct hot_record - the heat of one file or one range of a file
+ * @key: the file's key on its filesystem: its inode number, or where inode
+ *	numbers repeat (btrfs subvolumes) a value unique among its files
+ * @ino: the file's inode number
+ * @start: first byte of the range; 0 for a file
+ * @len: bytes in the range; 0 for a file
+ * @avg_delta_reads: as &struct hot_heat_info
+ * @avg_delta_writes: as &struct hot_heat_info
+ * @last_read_time: as &struct hot_heat_info (CLOCK_REALTIME), 0 for never
+ * @last_write_time: as @last_read_time
+ * @read_bytes: bytes read from the storage
+ * @write_bytes: bytes written to the storage
+ * @gen: the file's generation: a file of the same inode number and another
+ *	generation is another file
+ * @num_reads: reads that reached the storage
+ * @num_writes: writes that reached the storage
+ * @temp: the temperature, 0 (cold) to 2^32 - 1 (hot), as of the last
+ *	periodic update
+ * @flags: %HOT_RECORD_RANGE for a range
+ * @__reserved: zero
+ *
+ * 104 bytes, the same on 32-bit and 64-bit user space. A later version may
+ * grow it at the end: see &struct hot_list_args.record_size.
+ */
+struct hot_record {
+	__u64 key;
+	__u64 ino;
+	__u64 start;
+	__u64 len;
+	__u64 avg_delta_reads;
+	__u64 avg_delta_writes;
+	__u64 last_read_time;
+	__u64 last_write_time;
+	__u64 read_bytes;
+	__u64 write_bytes;
+	__u32 gen;
+	__u32 num_reads;
+	__u32 num_writes;
+	__u32 temp;
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define HOT_RECORD_RANGE	(1U << 0)	/* a range, not a file */
+
+#define HOT_RECORD_SIZE_VER0	104	/* sizeof first published struct */
+
+/**
+ * struct hot_list_args - the hottest files or ranges of a filesystem
+ * @size: sizeof(struct hot_list_args) as the caller knows it, at least
+ *	%HOT_LIST_ARGS_SIZE_VER0; the bytes the kernel does not know must
+ *	be zero
+ * @flags: %HOT_LIST_RANGES to list ranges, not files; other bits must be 0
+ * @records: pointer to room for @count records of @record_size bytes
+ * @record_size: sizeof(struct hot_record) as the caller knows it, at
+ *	least %HOT_RECORD_SIZE_VER0; the kernel fills what it knows of each
+ *	record and zeroes the rest
+ * @count: in: room in @records, 1 or more (the kernel fills at most
+ *	%HOT_LIST_MAX); out: records filled
+ * @min_temp: only items at least this hot
+ * @__reserved0: must be zero
+ * @cursor: in: zero to start, else as the last call left it; out: where
+ *	the next call goes on, zero once the walk is done (a call may fill
+ *	no record and still leave a cursor). Opaque.
+ * @__reserved: must be zero
+ *
+ * Records come hottest first by temperature bucket, the top 8 bits of
+ * @temp; within a bucket in no particular order. Each item comes at most
+ * once in a walk; one that appears during the walk may or may not come.
+ * 88 bytes, the same on 32-bit and 64-bit user space.
+ */
+struct hot_list_args {
+	__u64 size;
+	__u64 flags;
+	__u64 records;
+	__u32 record_size;
+	__u32 count;
+	__u32 min_temp;
+	__u32 __reserved0;
+	__u64 cursor[5];
+	__u64 __reserved[1];
+};
+
+#define HOT_LIST_RANGES		(1ULL << 0)	/* ranges, not files */
+
+#define HOT_LIST_ARGS_SIZE_VER0	88	/* sizeof first published struct */
+
+#define HOT_LIST_MAX		1024	/* most records one call fills */
+
 /*
  * Heat of the open file; see struct hot_heat_info. 'f' 0x60 to 0x6f are
  * hot tracking's. (Before 2026-12, _IOR('f', 17), which EXT4_IOC_SWAP_BOOT
  * numbers too: that command was never in a released kernel.)
  */
 #define FS_IOC_GET_HEAT_INFO	_IOWR('f', 0x60, struct hot_heat_info)
+
+/*
+ * The hottest files or ranges of the filesystem of the file, a page at a
+ * time; see struct hot_list_args. Needs CAP_SYS_ADMIN. The number keeps
+ * the size of version 0: later versions grow @size, not the number.
+ */
+#define FS_IOC_HOT_LIST		_IOWR('f', 0x61, struct hot_list_args)
 
 #endif /* _UAPI_LINUX_HOT_TRACKING_H */
