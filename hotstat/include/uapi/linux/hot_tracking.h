@@ -120,7 +120,7 @@ struct hot_list_args {
 	__u32 min_temp;
 	__u32 __reserved0;
 	__u64 cursor[5];
-	__u64 __reserved[1];
+	__u64 __reserved;
 };
 
 #define HOT_LIST_RANGES		(1ULL << 0)	/* ranges, not files */
