@@ -1,13 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hotstat: formatting. Durations, times and sizes for people; a small JSON
- * emitter and Prometheus label escaping for programs; the map strip.
+ * emitter and Prometheus label escaping for programs; the map strip; the
+ * message of a failure.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
 #include "hotstat.h"
+
+char hs_err[512];
+
+/* Set the message of a failure; returns @code, an exit status */
+int hs_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(hs_err, sizeof(hs_err), fmt, ap);
+	va_end(ap);
+	return code;
+}
 
 #define NS_US UINT64_C(1000)
 #define NS_MS UINT64_C(1000000)

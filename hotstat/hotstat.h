@@ -5,8 +5,9 @@
  *   parse.c    mountinfo lines, numbers and options
  *   format.c   durations, times, sizes, JSON, Prometheus, the map strip
  *   paths.c    inode number -> path, by walking a mount once
+ *   heatfile.c the heat file of save and restore
  *   kernel.c   the kernel interfaces: mounts, FS_IOC_GET_HEAT_INFO,
- *              FS_IOC_HOT_LIST
+ *              FS_IOC_HOT_LIST, FS_IOC_HOT_RESTORE
  *   main.c     the command line and the commands
  */
 #ifndef HOTSTAT_H
@@ -26,6 +27,8 @@ enum {
 	HS_ENODATA = 4,		/* file never tracked */
 	/* 5 was "debugfs not mounted": hotstat no longer reads debugfs */
 	HS_EPERM = 6,		/* not root (mount-wide views are root only) */
+	HS_EBADFILE = 7,	/* a heat file corrupt, truncated, of another
+				   version or of another filesystem */
 };
 
 #define HS_NEVER UINT64_MAX	/* avg_delta_* before any interval */
@@ -41,6 +44,8 @@ struct hs_item {
 	uint32_t reads, writes;
 	unsigned int temp;	/* heat map bucket, 0-255 */
 };
+
+struct hot_record;
 
 /* parse.c */
 int hs_parse_u64(const char *s, uint64_t *v);
@@ -61,6 +66,9 @@ void hs_unescape_octal(char *s);
 bool hs_opt_has(const char *opts, const char *opt);
 
 /* format.c */
+extern char hs_err[512];	/* the message of the last failure */
+__attribute__((format(printf, 2, 3)))
+int hs_fail(int code, const char *fmt, ...);
 char *hs_fmt_duration(char *buf, size_t n, uint64_t ns);
 char *hs_fmt_ago(char *buf, size_t n, uint64_t then_ns, uint64_t now_ns);
 char *hs_fmt_time(char *buf, size_t n, uint64_t ns, uint64_t now_ns);
@@ -106,6 +114,27 @@ const char *hs_paths_lookup(struct hs_paths *p, uint64_t ino);
 size_t hs_paths_count(const struct hs_paths *p);
 void hs_paths_free(struct hs_paths *p);
 
+/* heatfile.c */
+#define HS_HEAT_VERSION 1
+struct hs_heat {
+	char path[4096];
+	int fd;
+	uint32_t version, record_size;
+	uint64_t nr_files, nr_ranges;
+	uint64_t saved_at;	/* ns since the Epoch */
+	uint64_t pos;		/* records read by hs_heat_next() */
+	uint8_t uuid[16];
+};
+uint32_t hs_crc32c(uint32_t crc, const void *buf, size_t len);
+const char *hs_heat_check_record(const struct hot_record *r, bool range,
+				 uint64_t now);
+int hs_heat_save(const char *path, const struct hs_heat *h,
+		 const struct hot_record *files,
+		 const struct hot_record *ranges);
+int hs_heat_open(const char *path, struct hs_heat *h, uint64_t now);
+long hs_heat_next(struct hs_heat *h, struct hot_record *v, size_t max);
+void hs_heat_close(struct hs_heat *h);
+
 /* kernel.c */
 struct hs_mount {
 	char path[4096];	/* the mount point */
@@ -114,13 +143,21 @@ struct hs_mount {
 	char devname[256];	/* the device's kernel name ("vda") */
 	unsigned long long dev;	/* st_dev of the mount root */
 };
-extern char hs_err[512];	/* the message of the last failure */
 int hs_find_mount(const char *path, struct hs_mount *m);
+int hs_list_records(const struct hs_mount *m, bool ranges,
+		    struct hot_record **recs, size_t *n);
 int hs_list_items(const struct hs_mount *m, bool ranges,
 		  struct hs_item **items, size_t *n);
+int hs_fs_uuid(const struct hs_mount *m, uint8_t uuid[16]);
+struct hs_restore_counts {
+	uint64_t applied, stale, expired, dropped;
+};
+int hs_restore(const struct hs_mount *m, int fd, const struct hot_record *v,
+	       size_t n, struct hs_restore_counts *c);
 int hs_heat_info(const char *path, int live, void *info);
 uint64_t hs_now_ns(void);
 int hs_update_delay(void);
+int hs_kick_time(void);
 uint64_t hs_interval_limit_ns(void);
 
 #endif

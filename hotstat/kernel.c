@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hotstat: the kernel interfaces of hot data tracking, and nothing else:
- * FS_IOC_GET_HEAT_INFO, FS_IOC_HOT_LIST, /proc/sys/fs/hot-*, and
- * /proc/self/mountinfo to know which mount a path is on. Never debugfs:
+ * FS_IOC_GET_HEAT_INFO, FS_IOC_HOT_LIST, FS_IOC_HOT_RESTORE,
+ * /proc/sys/fs/hot-*, /proc/self/mountinfo to know which mount a path is
+ * on, and the filesystem's UUID (FS_IOC_GETFSUUID, BTRFS_IOC_FS_INFO). Never debugfs:
  * hot_track/<dev>/ there is the kernel's debugging view, root only, and
  * not always mounted.
  *
@@ -24,22 +25,20 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/btrfs.h>
+#include <linux/fs.h>
 #include <linux/hot_tracking.h>
 
 #include "hotstat.h"
 
-char hs_err[512];
-
-__attribute__((format(printf, 2, 3)))
-static int fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(hs_err, sizeof(hs_err), fmt, ap);
-	va_end(ap);
-	return code;
-}
+/* FS_IOC_GETFSUUID is of Linux 6.6; the system's headers may be older */
+#ifndef FS_IOC_GETFSUUID
+struct fsuuid2 {
+	__u8 len;
+	__u8 uuid[16];
+};
+#define FS_IOC_GETFSUUID	_IOR(0x15, 0, struct fsuuid2)
+#endif
 
 uint64_t hs_now_ns(void)
 {
@@ -64,6 +63,12 @@ static int sysctl_fs(const char *name)
 		fclose(f);
 	}
 	return v;
+}
+
+/* Seconds an item may stay idle before it is forgotten; -1 if unknown */
+int hs_kick_time(void)
+{
+	return sysctl_fs("hot-kick-time");
 }
 
 /* Seconds between two periodic updates; -1 if unknown */
@@ -136,10 +141,10 @@ static int check_tracking(const char *path, const char *mp)
 	err = ioctl(fd, FS_IOC_GET_HEAT_INFO, &hi) ? errno : 0;
 	close(fd);
 	if (err == EOPNOTSUPP)
-		return fail(HS_ENOTRACK, "%s is not mounted with hot_track "
+		return hs_fail(HS_ENOTRACK, "%s is not mounted with hot_track "
 			    "(mount -o remount,hot_track %s)", mp, mp);
 	if (err == ENOTTY)
-		return fail(HS_ENOTRACK, "this kernel has no hot data tracking "
+		return hs_fail(HS_ENOTRACK, "this kernel has no hot data tracking "
 			    "(FS_IOC_GET_HEAT_INFO: %s)", strerror(err));
 	return 0;
 }
@@ -184,10 +189,10 @@ int hs_find_mount(const char *path, struct hs_mount *m)
 
 	memset(m, 0, sizeof(*m));
 	if (!realpath(path, real))
-		return fail(HS_ERR, "%s: %s", path, strerror(errno));
+		return hs_fail(HS_ERR, "%s: %s", path, strerror(errno));
 	f = fopen("/proc/self/mountinfo", "r");
 	if (!f)
-		return fail(HS_ERR, "/proc/self/mountinfo: %s", strerror(errno));
+		return hs_fail(HS_ERR, "/proc/self/mountinfo: %s", strerror(errno));
 	while (getline(&line, &cap, f) > 0) {
 		if (hs_parse_mountinfo(line, &mi) || !under(real, mi.mountpoint))
 			continue;
@@ -201,12 +206,12 @@ int hs_find_mount(const char *path, struct hs_mount *m)
 	free(line);
 	fclose(f);
 	if (!found)
-		return fail(HS_ERR, "%s: on no mount in /proc/self/mountinfo", path);
+		return hs_fail(HS_ERR, "%s: on no mount in /proc/self/mountinfo", path);
 	snprintf(m->path, sizeof(m->path), "%s", best.mountpoint);
 	snprintf(m->fstype, sizeof(m->fstype), "%s", best.fstype);
 	snprintf(m->source, sizeof(m->source), "%s", best.source);
 	if (stat(m->path, &st))
-		return fail(HS_ERR, "%s: %s", m->path, strerror(errno));
+		return hs_fail(HS_ERR, "%s: %s", m->path, strerror(errno));
 	m->dev = st.st_dev;
 	dev_name(&best, m);
 	return check_tracking(real, m->path);
@@ -219,83 +224,68 @@ static int list_error(const struct hs_mount *m, int err)
 {
 	switch (err) {
 	case EPERM:
-		return fail(HS_EPERM, "%s: permission denied: the hot files of "
+		return hs_fail(HS_EPERM, "%s: permission denied: the hot files of "
 			    "a mount are for root only (CAP_SYS_ADMIN)", m->path);
 	case EOPNOTSUPP:
-		return fail(HS_ENOTRACK, "%s is not mounted with hot_track "
+		return hs_fail(HS_ENOTRACK, "%s is not mounted with hot_track "
 			    "(mount -o remount,hot_track %s)", m->path, m->path);
 	case ENOTTY:
 	case EINVAL:
-		return fail(HS_ENOTRACK, "%s: this kernel has no FS_IOC_HOT_LIST "
+		return hs_fail(HS_ENOTRACK, "%s: this kernel has no FS_IOC_HOT_LIST "
 			    "(%s)", m->path, strerror(err));
 	default:
-		return fail(HS_ERR, "%s: FS_IOC_HOT_LIST: %s", m->path,
+		return hs_fail(HS_ERR, "%s: FS_IOC_HOT_LIST: %s", m->path,
 			    strerror(err));
 	}
 }
 
 /* One walk of the heat map into @v; 0, or an errno (ESTALE: walk again) */
-static int list_walk(int fd, bool ranges, struct hs_item **v, size_t *len,
+static int list_walk(int fd, bool ranges, struct hot_record **v, size_t *len,
 		     size_t *vcap)
 {
-	static struct hot_record recs[HOT_LIST_MAX];
 	struct hot_list_args a;
 	static const __u64 zero[sizeof(a.cursor) / sizeof(__u64)];
-	unsigned int i;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.flags = ranges ? HOT_LIST_RANGES : 0;
-	a.records = (uintptr_t)recs;
-	a.record_size = sizeof(recs[0]);
+	a.record_size = sizeof(**v);
 	do {
+		if (*vcap - *len < HOT_LIST_MAX) {
+			struct hot_record *nv;
+			size_t ncap = *vcap ? 2 * *vcap : 4 * HOT_LIST_MAX;
+
+			nv = realloc(*v, ncap * sizeof(**v));
+			if (!nv)
+				return ENOMEM;
+			*v = nv;
+			*vcap = ncap;
+		}
+		a.records = (uintptr_t)(*v + *len);
 		a.count = HOT_LIST_MAX;
 		if (ioctl(fd, FS_IOC_HOT_LIST, &a))
 			return errno;
-		for (i = 0; i < a.count; i++) {
-			struct hs_item *it;
-
-			if (*len == *vcap) {
-				struct hs_item *nv;
-
-				*vcap = *vcap ? 2 * *vcap : 1024;
-				nv = realloc(*v, *vcap * sizeof(**v));
-				if (!nv)
-					return ENOMEM;
-				*v = nv;
-			}
-			it = &(*v)[(*len)++];
-			memset(it, 0, sizeof(*it));
-			it->ino = recs[i].ino;
-			it->gen = recs[i].gen;
-			it->start = recs[i].start;
-			it->len = recs[i].len;
-			it->reads = recs[i].num_reads;
-			it->writes = recs[i].num_writes;
-			it->read_bytes = recs[i].read_bytes;
-			it->write_bytes = recs[i].write_bytes;
-			it->temp = recs[i].temp >> 24;
-		}
+		*len += a.count;
 	} while (memcmp(a.cursor, zero, sizeof(zero)));
 	return 0;
 }
 
 /*
  * Every tracked file (or range with @ranges) of the mount, hottest bucket
- * first, each once, by FS_IOC_HOT_LIST on the mount's root
+ * first, each once, as FS_IOC_HOT_LIST fills them on the mount's root
  */
-int hs_list_items(const struct hs_mount *m, bool ranges,
-		  struct hs_item **items, size_t *n)
+int hs_list_records(const struct hs_mount *m, bool ranges,
+		    struct hot_record **recs, size_t *n)
 {
-	struct hs_item *v = NULL;
+	struct hot_record *v = NULL;
 	size_t len, vcap = 0;
 	int fd, err = ESTALE, tries;
 
-	*items = NULL;
+	*recs = NULL;
 	*n = 0;
 	fd = open(m->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(HS_ERR, "%s: %s", m->path, strerror(errno));
+		return hs_fail(HS_ERR, "%s: %s", m->path, strerror(errno));
 	for (tries = 0; tries < HS_LIST_TRIES && err == ESTALE; tries++) {
 		len = 0;
 		err = list_walk(fd, ranges, &v, &len, &vcap);
@@ -304,15 +294,129 @@ int hs_list_items(const struct hs_mount *m, bool ranges,
 	if (err) {
 		free(v);
 		if (err == ENOMEM)
-			return fail(HS_ERR, "out of memory");
+			return hs_fail(HS_ERR, "out of memory");
 		if (err == ESTALE)
-			return fail(HS_ERR, "%s: the heat map changed under %d "
-				    "walks in a row", m->path, HS_LIST_TRIES);
+			return hs_fail(HS_ERR, "%s: the heat map changed under %d "
+				       "walks in a row", m->path, HS_LIST_TRIES);
 		return list_error(m, err);
 	}
-	*items = v;
+	*recs = v;
 	*n = len;
 	return HS_OK;
+}
+
+/* hs_list_records(), as the items hotstat shows */
+int hs_list_items(const struct hs_mount *m, bool ranges,
+		  struct hs_item **items, size_t *n)
+{
+	struct hot_record *recs;
+	struct hs_item *v;
+	size_t i;
+	int ret;
+
+	*items = NULL;
+	ret = hs_list_records(m, ranges, &recs, n);
+	if (ret)
+		return ret;
+	v = calloc(*n ? *n : 1, sizeof(*v));
+	if (!v) {
+		free(recs);
+		return hs_fail(HS_ERR, "out of memory");
+	}
+	for (i = 0; i < *n; i++) {
+		v[i].ino = recs[i].ino;
+		v[i].gen = recs[i].gen;
+		v[i].start = recs[i].start;
+		v[i].len = recs[i].len;
+		v[i].reads = recs[i].num_reads;
+		v[i].writes = recs[i].num_writes;
+		v[i].read_bytes = recs[i].read_bytes;
+		v[i].write_bytes = recs[i].write_bytes;
+		v[i].temp = recs[i].temp >> 24;
+	}
+	free(recs);
+	*items = v;
+	return HS_OK;
+}
+
+/*
+ * The UUID of the filesystem of @m: FS_IOC_GETFSUUID, or for btrfs, which
+ * does not answer it, the fsid of BTRFS_IOC_FS_INFO
+ */
+int hs_fs_uuid(const struct hs_mount *m, uint8_t uuid[16])
+{
+	struct fsuuid2 u = { 0 };
+	int fd, err = 0;
+
+	fd = open(m->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return hs_fail(HS_ERR, "%s: %s", m->path, strerror(errno));
+	if (!ioctl(fd, FS_IOC_GETFSUUID, &u) && u.len == 16) {
+		memcpy(uuid, u.uuid, 16);
+	} else if (!strcmp(m->fstype, "btrfs")) {
+		struct btrfs_ioctl_fs_info_args fi = { 0 };
+
+		if (ioctl(fd, BTRFS_IOC_FS_INFO, &fi))
+			err = errno;
+		else
+			memcpy(uuid, fi.fsid, 16);
+	} else {
+		err = errno ? errno : EINVAL;
+	}
+	close(fd);
+	if (err)
+		return hs_fail(HS_ERR, "%s: cannot tell its filesystem's UUID: %s",
+			       m->path, strerror(err));
+	return HS_OK;
+}
+
+/*
+ * FS_IOC_HOT_RESTORE of @n records on the mount's root @fd. HS_OK, the
+ * counts added to @c; else an exit status and the message, @c still
+ * counting what the call did.
+ */
+int hs_restore(const struct hs_mount *m, int fd, const struct hot_record *v,
+	       size_t n, struct hs_restore_counts *c)
+{
+	struct hot_restore_args a;
+	int err;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.records = (uintptr_t)v;
+	a.record_size = sizeof(*v);
+	a.count = n;
+	err = ioctl(fd, FS_IOC_HOT_RESTORE, &a) ? errno : 0;
+	/* Zero unless the kernel did something, even if it failed later */
+	c->applied += a.applied;
+	c->stale += a.stale;
+	c->expired += a.expired;
+	c->dropped += a.dropped;
+	switch (err) {
+	case 0:
+		return HS_OK;
+	case EPERM:
+		return hs_fail(HS_EPERM, "%s: permission denied: restoring heat "
+			       "is for root only (CAP_SYS_ADMIN)", m->path);
+	case EOPNOTSUPP:
+		return hs_fail(HS_ENOTRACK, "%s is not mounted with hot_track, or "
+			       "its filesystem cannot restore heat", m->path);
+	case ENOTTY:
+		return hs_fail(HS_ENOTRACK, "%s: this kernel has no "
+			       "FS_IOC_HOT_RESTORE", m->path);
+	case EINVAL:
+	case E2BIG:
+		if (a.error_index < n)
+			return hs_fail(HS_EBADFILE, "%s: the kernel refused record "
+				       "%u of this batch (%s): another range "
+				       "size, or past the largest file?",
+				       m->path, a.error_index, strerror(err));
+		return hs_fail(HS_ERR, "%s: FS_IOC_HOT_RESTORE: %s", m->path,
+			       strerror(err));
+	default:
+		return hs_fail(HS_ERR, "%s: FS_IOC_HOT_RESTORE: %s", m->path,
+			       strerror(err));
+	}
 }
 
 /* FS_IOC_GET_HEAT_INFO of @path into @info (a struct hot_heat_info) */
@@ -328,13 +432,13 @@ int hs_heat_info(const char *path, int live, void *info)
 	if (fd < 0) {
 		err = errno;
 		if (err == EACCES || err == EPERM)
-			return fail(HS_EPERM, "%s: %s", path, strerror(err));
-		return fail(HS_ERR, "%s: %s", path, strerror(err));
+			return hs_fail(HS_EPERM, "%s: %s", path, strerror(err));
+		return hs_fail(HS_ERR, "%s: %s", path, strerror(err));
 	}
 	err = ioctl(fd, FS_IOC_GET_HEAT_INFO, hi) ? errno : 0;
 	if (err == ENODATA && !fstat(fd, &st) && !S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail(HS_ENODATA, "%s: not a regular file: only regular "
+		return hs_fail(HS_ENODATA, "%s: not a regular file: only regular "
 			    "files are tracked", path);
 	}
 	close(fd);
@@ -342,18 +446,18 @@ int hs_heat_info(const char *path, int live, void *info)
 	case 0:
 		return HS_OK;
 	case ENODATA:
-		return fail(HS_ENODATA, "%s: never tracked: no I/O of it has "
+		return hs_fail(HS_ENODATA, "%s: never tracked: no I/O of it has "
 			    "reached the storage since the mount (or it was "
 			    "idle for hot-kick-time and forgotten)", path);
 	case EOPNOTSUPP:
-		return fail(HS_ENOTRACK, "%s: its filesystem is not mounted "
+		return hs_fail(HS_ENOTRACK, "%s: its filesystem is not mounted "
 			    "with hot_track", path);
 	case ENOTTY:
-		return fail(HS_ENOTRACK, "%s: this kernel has no hot data "
+		return hs_fail(HS_ENOTRACK, "%s: this kernel has no hot data "
 			    "tracking (FS_IOC_GET_HEAT_INFO: %s)", path,
 			    strerror(err));
 	default:
-		return fail(HS_ERR, "%s: FS_IOC_GET_HEAT_INFO: %s", path,
+		return hs_fail(HS_ERR, "%s: FS_IOC_GET_HEAT_INFO: %s", path,
 			    strerror(err));
 	}
 }

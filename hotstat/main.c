@@ -6,11 +6,14 @@
  *   hotstat top [-n N] [--ranges] [--prometheus] PATH
  *   hotstat map PATH
  *   any of them with --json, --watch SECONDS [--count N]
+ *   hotstat save MOUNTPOINT FILE
+ *   hotstat restore [--force] MOUNTPOINT FILE
  *
  * See hotstat.8.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -25,7 +28,7 @@
 
 #include "hotstat.h"
 
-#define VERSION "1.1"
+#define VERSION "1.2"
 
 /* The "version" of the JSON documents: 2 has FS_IOC_HOT_LIST's fields */
 #define JSON_VERSION 2
@@ -42,6 +45,11 @@ static const char usage_text[] =
 "                          paths and sizes (FS_IOC_HOT_LIST; root only)\n"
 "  map PATH                one cell per range of a file, its temperature as a\n"
 "                          digit 0 (coldest) to 9 (hottest), with a legend\n"
+"  save MOUNTPOINT FILE    write the heat of the mount's files and ranges to\n"
+"                          FILE, atomically (root only)\n"
+"  restore [--force] MOUNTPOINT FILE\n"
+"                          load the heat FILE holds into the mount, after a\n"
+"                          remount or a reboot (root only)\n"
 "\n"
 "Options:\n"
 "  --live             file: recompute the temperature now, not the value of\n"
@@ -54,16 +62,19 @@ static const char usage_text[] =
 "  -c, --count N      with --watch: stop after N refreshes\n"
 "      --width COLS   map: terminal width (default: the terminal's, $COLUMNS, 80)\n"
 "      --color WHEN   auto (default: on a terminal), always or never\n"
+"      --force        restore: from a file of another filesystem too\n"
 "  -h, --help         this help\n"
 "  -V, --version      the version\n"
 "\n"
 "Exit status: 0 ok; 1 other failure (e.g. no such file); 2 bad arguments;\n"
 "3 not mounted with hot_track (or no hot tracking in the kernel); 4 file never\n"
-"tracked; 6 permission denied (top and map need root).\n"
+"tracked; 6 permission denied (top, map, save and restore need root); 7 heat\n"
+"file corrupt, truncated, of another version or of another filesystem.\n"
 "See hotstat(8).\n";
 
 static struct {
 	int json, prometheus, ranges, live, colour, width, count, top_set;
+	int force;
 	unsigned int top;
 	double watch;
 } opt = { .top = 10, .colour = -1 };
@@ -812,6 +823,188 @@ out:
 	return ret ? report(ret) : 0;
 }
 
+/* --- save and restore --- */
+
+static void uuid_text(char *buf, const uint8_t u[16])
+{
+	static const int dash = 0x2a8;	/* after bytes 3, 5, 7, 9 */
+	int i;
+
+	for (i = 0; i < 16; i++)
+		buf += sprintf(buf, "%02x%s", u[i], dash >> i & 1 ? "-" : "");
+}
+
+static int cmd_save(const char *path, const char *file)
+{
+	struct hot_record *files = NULL, *ranges = NULL;
+	struct hs_heat h = { 0 };
+	struct hs_mount m;
+	char size[32], uuid[40];
+	struct stat st;
+	int ret;
+
+	ret = hs_find_mount(path, &m);
+	if (!ret)
+		ret = hs_fs_uuid(&m, h.uuid);
+	if (!ret)
+		ret = hs_list_records(&m, false, &files, &h.nr_files);
+	if (!ret)
+		ret = hs_list_records(&m, true, &ranges, &h.nr_ranges);
+	if (!ret) {
+		h.saved_at = hs_now_ns();
+		ret = hs_heat_save(file, &h, files, ranges);
+	}
+	free(files);
+	free(ranges);
+	if (ret)
+		return report(ret);
+	if (stat(file, &st))
+		st.st_size = 0;
+	uuid_text(uuid, h.uuid);
+	if (opt.json) {
+		struct hs_json j;
+
+		hs_json_init(&j, stdout);
+		hs_json_begin_obj(&j);
+		hs_json_key(&j, "version");
+		hs_json_u64(&j, JSON_VERSION);
+		hs_json_key(&j, "mount");
+		hs_json_str(&j, m.path);
+		hs_json_key(&j, "file");
+		hs_json_str(&j, file);
+		hs_json_key(&j, "uuid");
+		hs_json_str(&j, uuid);
+		hs_json_key(&j, "files");
+		hs_json_u64(&j, h.nr_files);
+		hs_json_key(&j, "ranges");
+		hs_json_u64(&j, h.nr_ranges);
+		hs_json_key(&j, "bytes");
+		hs_json_u64(&j, st.st_size);
+		hs_json_end_obj(&j);
+		hs_json_end(&j);
+	} else {
+		printf("saved %" PRIu64 " files and %" PRIu64 " ranges of %s "
+		       "(filesystem %s) to %s, %s\n", h.nr_files, h.nr_ranges,
+		       m.path, uuid, file,
+		       hs_fmt_size(size, sizeof(size), st.st_size));
+	}
+	return 0;
+}
+
+/* Records of a batch by file, so that the kernel finds each file once */
+static int by_file(const void *a, const void *b)
+{
+	const struct hot_record *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void restore_report(const struct hs_mount *m, const char *file,
+			   const struct hs_heat *h,
+			   const struct hs_restore_counts *c)
+{
+	char when[64], ago[64];
+
+	if (opt.json) {
+		struct hs_json j;
+
+		hs_json_init(&j, stdout);
+		hs_json_begin_obj(&j);
+		hs_json_key(&j, "version");
+		hs_json_u64(&j, JSON_VERSION);
+		hs_json_key(&j, "mount");
+		hs_json_str(&j, m->path);
+		hs_json_key(&j, "file");
+		hs_json_str(&j, file);
+		hs_json_key(&j, "saved_at");
+		hs_json_str(&j, hs_fmt_iso(when, sizeof(when), h->saved_at));
+		hs_json_key(&j, "records");
+		hs_json_u64(&j, h->nr_files + h->nr_ranges);
+		hs_json_key(&j, "applied");
+		hs_json_u64(&j, c->applied);
+		hs_json_key(&j, "stale");
+		hs_json_u64(&j, c->stale);
+		hs_json_key(&j, "expired");
+		hs_json_u64(&j, c->expired);
+		hs_json_key(&j, "dropped");
+		hs_json_u64(&j, c->dropped);
+		hs_json_end_obj(&j);
+		hs_json_end(&j);
+		return;
+	}
+	printf("restored %s from %s (saved %s, %s): %" PRIu64 " of %" PRIu64
+	       " records applied; %" PRIu64 " stale (file gone or replaced), %"
+	       PRIu64 " expired (idle longer than hot-kick-time), %" PRIu64
+	       " dropped (at hot-max-items or hot-max-kbytes)\n", m->path,
+	       file, hs_fmt_iso(when, sizeof(when), h->saved_at),
+	       hs_fmt_ago(ago, sizeof(ago), h->saved_at, now), c->applied,
+	       h->nr_files + h->nr_ranges, c->stale, c->expired, c->dropped);
+	if (c->expired)
+		printf("hint: heat idle for longer than fs.hot-kick-time (%ds) "
+		       "is forgotten; raise it to keep heat across a downtime\n",
+		       hs_kick_time());
+}
+
+static int cmd_restore(const char *path, const char *file)
+{
+	static struct hot_record v[HOT_LIST_MAX];
+	struct hs_restore_counts c = { 0 };
+	char ours[40], theirs[40];
+	uint8_t uuid[16];
+	struct hs_mount m;
+	struct hs_heat h;
+	int fd, ret;
+	long n;
+
+	ret = hs_find_mount(path, &m);
+	if (ret)
+		return report(ret);
+	ret = hs_fs_uuid(&m, uuid);
+	if (ret)
+		return report(ret);
+	ret = hs_heat_open(file, &h, now);
+	if (ret)
+		return report(ret);
+	if (memcmp(uuid, h.uuid, sizeof(uuid)) && !opt.force) {
+		uuid_text(ours, uuid);
+		uuid_text(theirs, h.uuid);
+		hs_heat_close(&h);
+		return report(hs_fail(HS_EBADFILE, "%s was saved from filesystem "
+				      "%s, not %s's (%s): --force restores it "
+				      "all the same", file, theirs, m.path,
+				      ours));
+	}
+	fd = open(m.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		hs_heat_close(&h);
+		return report(hs_fail(HS_ERR, "%s: %s", m.path, strerror(errno)));
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop && (n = hs_heat_next(&h, v, HOT_LIST_MAX)) > 0) {
+		qsort(v, n, sizeof(v[0]), by_file);
+		ret = hs_restore(&m, fd, v, n, &c);
+		if (ret)
+			break;
+	}
+	if (!ret && n < 0)
+		ret = HS_EBADFILE;
+	if (!ret && stop)
+		ret = hs_fail(HS_ERR, "interrupted");
+	close(fd);
+	hs_heat_close(&h);
+	if (ret) {
+		fprintf(stderr, "hotstat: %s (%" PRIu64 " records applied, %"
+			PRIu64 " skipped before that)\n", hs_err, c.applied,
+			c.stale + c.expired + c.dropped);
+		return ret;
+	}
+	restore_report(&m, file, &h, &c);
+	return 0;
+}
+
 /* --- main --- */
 
 static int run(const char *cmd, int argc, char **argv)
@@ -821,6 +1014,10 @@ static int run(const char *cmd, int argc, char **argv)
 		return cmd_file(argc, argv);
 	if (!strcmp(cmd, "top"))
 		return cmd_top(argv[0]);
+	if (!strcmp(cmd, "save"))
+		return cmd_save(argv[0], argv[1]);
+	if (!strcmp(cmd, "restore"))
+		return cmd_restore(argv[0], argv[1]);
 	return cmd_map(argv[0]);
 }
 
@@ -835,7 +1032,7 @@ static void sleep_secs(double secs)
 
 int main(int argc, char **argv)
 {
-	enum { O_LIVE = 256, O_WIDTH, O_COLOUR, O_NOCOLOUR };
+	enum { O_LIVE = 256, O_WIDTH, O_COLOUR, O_NOCOLOUR, O_FORCE };
 	static const struct option longopts[] = {
 		{ "live", no_argument, NULL, O_LIVE },
 		{ "top", required_argument, NULL, 'n' },
@@ -848,13 +1045,14 @@ int main(int argc, char **argv)
 		{ "color", required_argument, NULL, O_COLOUR },
 		{ "colour", required_argument, NULL, O_COLOUR },
 		{ "no-color", no_argument, NULL, O_NOCOLOUR },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd;
 	unsigned int u;
-	int c, ret, tty, iter = 0;
+	int c, ret, tty, persist, iter = 0;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":n:rpjw:c:hV", longopts, NULL)) != -1) {
@@ -908,6 +1106,9 @@ int main(int argc, char **argv)
 		case O_NOCOLOUR:
 			opt.colour = 0;
 			break;
+		case O_FORCE:
+			opt.force = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -921,16 +1122,25 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		usage_error("no command: file, top or map");
+		usage_error("no command: file, top, map, save or restore");
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
-	if (strcmp(cmd, "file") && strcmp(cmd, "top") && strcmp(cmd, "map"))
-		usage_error("unknown command '%s': file, top or map", cmd);
-	if (!strcmp(cmd, "file") ? argc < 1 : argc != 1)
-		usage_error("%s wants %s", cmd, !strcmp(cmd, "file") ?
-			    "one or more files" : !strcmp(cmd, "top") ?
-			    "one mount point" : "one file");
+	if (strcmp(cmd, "file") && strcmp(cmd, "top") && strcmp(cmd, "map") &&
+	    strcmp(cmd, "save") && strcmp(cmd, "restore"))
+		usage_error("unknown command '%s': file, top, map, save or "
+			    "restore", cmd);
+	persist = !strcmp(cmd, "save") || !strcmp(cmd, "restore");
+	if (persist ? argc != 2 : !strcmp(cmd, "file") ? argc < 1 : argc != 1)
+		usage_error("%s wants %s", cmd, persist ?
+			    "a mount point and a heat file" :
+			    !strcmp(cmd, "file") ? "one or more files" :
+			    !strcmp(cmd, "top") ? "one mount point" :
+			    "one file");
+	if (opt.force && strcmp(cmd, "restore"))
+		usage_error("--force is for 'restore'");
+	if (persist && opt.watch)
+		usage_error("--watch is not for '%s'", cmd);
 	if (opt.live && strcmp(cmd, "file"))
 		usage_error("--live is for 'file'");
 	if ((opt.ranges || opt.prometheus || opt.top_set) && strcmp(cmd, "top"))

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hotstat host unit tests: parsing, formatting, the path cache, and the
- * command line errors of ./hotstat (caught before it asks the kernel
+ * hotstat host unit tests: parsing, formatting, the path cache, the heat
+ * file of save and restore, and the command line errors of ./hotstat (caught before it asks the kernel
  * anything). TAP 13 on stdout; exit 1 if a test failed.
  *
- *   unit HOTSTAT_BINARY MAN_PAGE
+ *   unit HOTSTAT_BINARY MAN_PAGE UNIT_DIR
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/hot_tracking.h>
 
 #include "hotstat.h"
 
@@ -345,6 +348,196 @@ static void test_paths(void)
 	rmdir(dir);
 }
 
+/* --- heatfile.c --- */
+
+#define NOW	(1800000000ULL * 1000000000ULL)	/* 2027 */
+
+static struct hot_record rec(bool range, uint64_t ino, uint32_t reads)
+{
+	struct hot_record r = {
+		.key = ino, .ino = ino, .gen = 3,
+		.num_reads = reads, .read_bytes = reads * 4096ULL,
+		.last_read_time = NOW - 5000000000ULL,
+		.avg_delta_reads = reads > 1 ? 1000000 : 0,
+		.num_writes = 1, .write_bytes = 4096,
+		.last_write_time = NOW - 9000000000ULL,
+		.temp = 77u << 24,
+	};
+
+	if (range) {
+		r.flags = HOT_RECORD_RANGE;
+		r.start = 2ULL << 20;
+		r.len = 1ULL << 20;
+	}
+	return r;
+}
+
+static struct hs_heat heat(uint64_t nf, uint64_t nr)
+{
+	struct hs_heat h = { .nr_files = nf, .nr_ranges = nr,
+			     .saved_at = NOW - 60000000000ULL };
+
+	for (int i = 0; i < 16; i++)
+		h.uuid[i] = 0x10 + i;
+	return h;
+}
+
+/* Open @path as a heat file; its exit status, the message in @why */
+static int open_heat(const char *path, const char **why)
+{
+	struct hs_heat h;
+	int ret = hs_heat_open(path, &h, NOW);
+
+	if (!ret)
+		hs_heat_close(&h);
+	*why = hs_err;
+	return ret;
+}
+
+/* Change @len bytes at @off of @path; truncate to @size if not -1 */
+static void poke(const char *path, off_t off, const void *buf, size_t len,
+		 off_t size)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (len && pwrite(fd, buf, len, off) != (ssize_t)len)
+		printf("# poke %s failed\n", path);
+	if (size >= 0 && ftruncate(fd, size))
+		printf("# truncate %s failed\n", path);
+	close(fd);
+}
+
+static void test_heatfile(void)
+{
+	char dir[] = "/tmp/hotstat-heat-XXXXXX", path[256], copy[300];
+	struct hot_record files[2], ranges[3], got[8], bad;
+	struct hs_heat h = heat(2, 3), o;
+	const char *why;
+	struct stat st;
+	uint32_t v;
+	long n;
+	int ret;
+
+	ok(hs_crc32c(0, "123456789", 9) == 0xe3069283,
+	   "CRC-32C of the standard check string");
+	if (!mkdtemp(dir)) {
+		ok(0, "heat file (mkdtemp failed)");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/mnt.heat", dir);
+	files[0] = rec(false, 12, 300);
+	files[1] = rec(false, 13, 1);
+	for (int i = 0; i < 3; i++) {
+		ranges[i] = rec(true, 12, 10 - i);
+		ranges[i].start = (uint64_t)i << 20;
+	}
+	ok(hs_heat_save(path, &h, files, ranges) == HS_OK &&
+	   !stat(path, &st) && st.st_size == 64 + 5 * 104 + 4 &&
+	   (st.st_mode & 0777) == 0600,
+	   "heat file: saved, 64 + 5 * 104 + 4 bytes, mode 0600");
+	{
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		int others = 0;
+
+		while (d && (e = readdir(d)))
+			others += e->d_name[0] != '.' && strcmp(e->d_name, "mnt.heat");
+		if (d)
+			closedir(d);
+		ok(!others, "heat file: no temporary file left beside it");
+	}
+	ret = hs_heat_open(path, &o, NOW);
+	ok(ret == HS_OK && o.nr_files == 2 && o.nr_ranges == 3 &&
+	   o.saved_at == h.saved_at && !memcmp(o.uuid, h.uuid, 16) &&
+	   o.version == 1, "heat file: the header read back");
+	n = ret ? -1 : hs_heat_next(&o, got, 8);
+	ok(n == 5 && !memcmp(got, files, sizeof(files)) &&
+	   !memcmp(got + 2, ranges, sizeof(ranges)) &&
+	   hs_heat_next(&o, got, 8) == 0,
+	   "heat file: the records read back, files first, then the end");
+	if (!ret)
+		hs_heat_close(&o);
+
+	/* Saved again over it: still one file */
+	ok(hs_heat_save(path, &h, files, ranges) == HS_OK &&
+	   open_heat(path, &why) == HS_OK, "heat file: saved over the old one");
+	snprintf(copy, sizeof(copy), "%s/nodir/x.heat", dir);
+	ok(hs_heat_save(copy, &h, files, ranges) == HS_ERR &&
+	   stat(copy, &st), "heat file: a directory that is not there: "
+	   "exit 1, nothing written");
+
+#define BAD_FILE(what, want, setup) do {				\
+		hs_heat_save(path, &h, files, ranges);			\
+		setup;							\
+		ret = open_heat(path, &why);				\
+		if (!ok(ret == HS_EBADFILE && strstr(why, want),	\
+			"heat file refused, exit 7: %s", what))		\
+			printf("#   exit %d: %s\n", ret, why);		\
+	} while (0)
+
+	BAD_FILE("empty", "empty", poke(path, 0, NULL, 0, 0));
+	BAD_FILE("truncated in the header", "not a heat file",
+		 poke(path, 0, NULL, 0, 30));
+	BAD_FILE("truncated in a record", "truncated",
+		 poke(path, 0, NULL, 0, 64 + 104 + 50));
+	BAD_FILE("no checksum", "truncated",
+		 poke(path, 0, NULL, 0, 64 + 5 * 104));
+	BAD_FILE("trailing bytes", "trailing bytes",
+		 poke(path, 64 + 5 * 104 + 4, "x", 1, -1));
+	BAD_FILE("not a heat file", "not a heat file",
+		 poke(path, 0, "#!/bin/sh\n", 10, -1));
+	v = 2;
+	BAD_FILE("a future format version", "format version 2",
+		 poke(path, 8, &v, 4, -1));
+	BAD_FILE("a byte flipped in a record", "checksum mismatch",
+		 poke(path, 64 + 104 + 40, "\x5a", 1, -1));
+	BAD_FILE("a byte flipped in a count", "checksum mismatch",
+		 poke(path, 64 + 2 * 104 + 84, "\x5a", 1, -1));
+	BAD_FILE("a byte flipped in the header's UUID", "checksum mismatch",
+		 poke(path, 50, "\x5a", 1, -1));
+	v = 0;
+	BAD_FILE("a byte flipped in the checksum", "checksum mismatch",
+		 poke(path, 64 + 5 * 104, &v, 1, -1));
+
+	/* Absurd records, checksummed all the same */
+#define BAD_REC(what, i, field, value) do {				\
+		struct hot_record f[2] = { files[0], files[1] };	\
+		struct hot_record r[3] = { ranges[0], ranges[1], ranges[2] }; \
+		bad = (i) < 2 ? f[i] : r[(i) - 2];			\
+		bad.field = (value);					\
+		if ((i) < 2)						\
+			f[i] = bad;					\
+		else							\
+			r[(i) - 2] = bad;				\
+		hs_heat_save(path, &h, f, r);				\
+		ret = open_heat(path, &why);				\
+		if (!ok(ret == HS_EBADFILE && strstr(why, "record " #i ":"), \
+			"heat file refused, exit 7: %s", what))		\
+			printf("#   exit %d: %s\n", ret, why);		\
+	} while (0)
+
+	BAD_REC("a time in the future", 1, last_read_time, NOW + 1);
+	BAD_REC("inode number 0", 0, ino, 0);
+	BAD_REC("key 0", 3, key, 0);
+	BAD_REC("a range not aligned", 2, start, (1ULL << 20) + 4096);
+	BAD_REC("a range of no size", 4, len, 0);
+	BAD_REC("a range beyond the largest file", 4, start, 1ULL << 63);
+	BAD_REC("reads without a time", 0, last_read_time, 0);
+	BAD_REC("a time without reads", 0, num_reads, 0);
+	BAD_REC("an average of one write", 1, avg_delta_writes, 7);
+	BAD_REC("an average longer than the Epoch", 0, avg_delta_reads, ~0ULL);
+	BAD_REC("unknown flags", 1, flags, 2);
+	BAD_REC("reserved bits", 3, __reserved, 1);
+	BAD_REC("a range among the files", 1, flags, HOT_RECORD_RANGE);
+	BAD_REC("a file among the ranges", 2, flags, 0);
+#undef BAD_REC
+#undef BAD_FILE
+	unlink(path);
+	rmdir(dir);
+}
+
 /* --- the command line --- */
 
 /* Run hotstat with @args; its exit status, stdout and stderr in @out */
@@ -403,6 +596,11 @@ static void test_cli(const char *bin)
 		{ "--count without --watch", { "--count", "2", "top", "/" } },
 		{ "--color junk", { "--color", "pink", "map", "/" } },
 		{ "unknown option", { "--bogus", "top", "/" } },
+		{ "save without a file", { "save", "/" } },
+		{ "restore without a file", { "restore", "/" } },
+		{ "restore with three", { "restore", "/", "a", "b" } },
+		{ "--force for save", { "--force", "save", "/", "/tmp/x" } },
+		{ "--watch for save", { "--watch", "1", "save", "/", "/tmp/x" } },
 	};
 	char out[8192];
 	size_t i;
@@ -439,10 +637,38 @@ static void test_man(const char *man)
 	ok(rc == 0, "man page renders without warnings");
 }
 
+/*
+ * The systemd units, with this hotstat for @SBINDIR@, instantiated for
+ * /srv, as systemd-analyze verify sees them: any message fails
+ */
+static void test_units(const char *bin, const char *dir)
+{
+	char cmd[2048];
+	int rc;
+
+	if (system("command -v systemd-analyze >/dev/null 2>&1")) {
+		printf("ok %d - systemd units verify # SKIP no systemd-analyze\n",
+		       ++ntest);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "t=$(mktemp -d) && trap 'rm -rf \"$t\"' EXIT && "
+		 "b=$(cd \"$(dirname '%s')\" && pwd) && "
+		 "for u in '%s'/*@.*; do n=$(basename \"$u\"); "
+		 "sed \"s|@SBINDIR@|$b|g\" \"$u\" > \"$t/${n%%@.*}@srv.${n##*.}\"; done && "
+		 "grep -q '^ExecStart=.*hotstat restore \"/%%I\"' \"$t/hotstat@srv.service\" && "
+		 "grep -q '^ExecStop=.*hotstat save /%%I ' \"$t/hotstat@srv.service\" && "
+		 "out=$(cd \"$t\" && systemd-analyze verify --man=no ./*.service ./*.timer 2>&1) && "
+		 "[ -z \"$out\" ] || { echo \"$out\" | sed 's/^/#   /'; exit 1; }",
+		 bin, dir);
+	rc = system(cmd);
+	ok(rc == 0, "systemd units verify clean, restore at start, save at stop");
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s HOTSTAT MAN_PAGE\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s HOTSTAT MAN_PAGE UNIT_DIR\n", argv[0]);
 		return 2;
 	}
 	printf("TAP version 13\n");
@@ -455,8 +681,10 @@ int main(int argc, char **argv)
 	test_prometheus();
 	test_strip();
 	test_paths();
+	test_heatfile();
 	test_cli(argv[1]);
 	test_man(argv[2]);
+	test_units(argv[1], argv[3]);
 	printf("1..%d\n", ntest);
 	if (nfail)
 		printf("# %d of %d failed\n", nfail, ntest);

@@ -129,6 +129,56 @@ struct hot_list_args {
 
 #define HOT_LIST_MAX		1024	/* most records one call fills */
 
+/**
+ * struct hot_restore_args - bring back the heat of files and ranges
+ * @size: sizeof(struct hot_restore_args) as the caller knows it, at least
+ *	%HOT_RESTORE_ARGS_SIZE_VER0; the bytes the kernel does not know must
+ *	be zero
+ * @flags: must be 0
+ * @records: pointer to @count records of @record_size bytes, as
+ *	FS_IOC_HOT_LIST filled them (@temp is not read: the kernel computes
+ *	the temperature anew)
+ * @record_size: sizeof(struct hot_record) as the caller knows it, at
+ *	least %HOT_RECORD_SIZE_VER0; the bytes of a record the kernel does
+ *	not know must be zero
+ * @count: records at @records, 1 to %HOT_LIST_MAX
+ * @applied: out: records whose heat the kernel now holds
+ * @stale: out: records skipped because their file is gone, or its inode
+ *	number is another file's now (another generation), or the
+ *	filesystem does not track it
+ * @expired: out: records skipped because their last I/O is older than
+ *	hot-kick-time: the kernel would forget them at its next update
+ * @dropped: out: records skipped at the caps on items
+ *	(hot-max-items, hot-max-kbytes) or for want of memory
+ * @error_index: out: the index of the record a call failed on with
+ *	-EINVAL or -E2BIG, before it applied any; else %U32_MAX
+ * @__reserved0: must be zero
+ * @__reserved: must be zero
+ *
+ * The kernel ignores what @applied to @error_index hold on entry. It
+ * checks every record before it applies any. A call that fails later, on
+ * a fatal signal or an error of the filesystem, still says in @applied,
+ * @stale, @expired and @dropped what it did: the records before the sum
+ * of the four were done, the others not. 64 bytes, the same on 32-bit and
+ * 64-bit user space.
+ */
+struct hot_restore_args {
+	__u64 size;
+	__u64 flags;
+	__u64 records;
+	__u32 record_size;
+	__u32 count;
+	__u32 applied;
+	__u32 stale;
+	__u32 expired;
+	__u32 dropped;
+	__u32 error_index;
+	__u32 __reserved0;
+	__u64 __reserved;
+};
+
+#define HOT_RESTORE_ARGS_SIZE_VER0 64	/* sizeof first published struct */
+
 /*
  * Heat of the open file; see struct hot_heat_info. 'f' 0x60 to 0x6f are
  * hot tracking's. (Before 2026-12, _IOR('f', 17), which EXT4_IOC_SWAP_BOOT
@@ -142,5 +192,11 @@ struct hot_list_args {
  * the size of version 0: later versions grow @size, not the number.
  */
 #define FS_IOC_HOT_LIST		_IOWR('f', 0x61, struct hot_list_args)
+
+/*
+ * Bring back saved heat into the filesystem of the file; see struct
+ * hot_restore_args. Needs CAP_SYS_ADMIN. Sized as FS_IOC_HOT_LIST is.
+ */
+#define FS_IOC_HOT_RESTORE	_IOWR('f', 0x62, struct hot_restore_args)
 
 #endif /* _UAPI_LINUX_HOT_TRACKING_H */
