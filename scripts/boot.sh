@@ -10,6 +10,8 @@
 #                      none when interactive; 0: none)
 #     --disks N        N scratch disks, /dev/vda.. in the guest (default 0)
 #     --disk-size SZ   size of each, sparse (default 2G)
+#     --disk-image IMG attach the existing image IMG as the next disk, after
+#                      the --disks ones (repeatable; kept as it is)
 #     --disk-dir DIR   put the disk images in a new directory under DIR (e.g.
 #                      /dev/shm: disks in host RAM), removed when QEMU is done
 #                      (default: DIR/disks of --out, kept)
@@ -49,7 +51,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 profile=test kernel="" timeout="" ndisks=0 disk_size=2G mem=4G
-out=$BUILD/run/last append='' disk_dir='' clock=''
+out=$BUILD/run/last append='' disk_dir='' clock='' images=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift 2 ;;
@@ -58,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--disks) ndisks=$2; shift 2 ;;
 	--disk-size) disk_size=$2; shift 2 ;;
 	--disk-dir) disk_dir=$2; shift 2 ;;
+	--disk-image) images+=("$2"); shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -227,6 +230,11 @@ if [ "$ndisks" -gt 0 ]; then
 		disks+=(-drive "file=$img,if=virtio,format=raw,cache=unsafe")
 	done
 fi
+
+for img in "${images[@]}"; do
+	[ -f "$img" ] || die "--disk-image: no file $img"
+	disks+=(-drive "file=$img,if=virtio,format=raw,cache=unsafe")
+done
 
 mkdir -p "$BUILD"
 read -ra accel <<<"$(accel_args)"

@@ -5,7 +5,7 @@
     judge-tests.py DIR BOOT_RC [FILE_OF_UNCOMPILABLE_SELFTESTS]
 
 Reads the results directory DIR of one boot (tap/*.tap, *.err, *.rc, *.time,
-console.log), prints one line per test (ok/FAIL/skip), FAIL lines for kernel
+console.log, and the console logs of the boots in DIR/boots/), prints one line per test (ok/FAIL/skip), FAIL lines for kernel
 reports in the console log, and ends with 'N passed, M failed'; exits 1 if
 anything failed.
 """
@@ -187,8 +187,14 @@ for id in ids:
         what = f'killed by signal {rc - 128}' if rc > 128 else f'exit {rc}'
         report('FAIL', who, f'{what} without a failed test', tail)
 
-# --- Kernel reports in the console log ---
+# --- Kernel reports in the console log, and in those of later boots ---
 seen = kernel_reports(kmsgs)
+boots = os.path.join(out, 'boots')
+for b in sorted(os.listdir(boots)) if os.path.isdir(boots) else []:
+    log = read(os.path.join(boots, b, 'console.log'))
+    if log is not None:
+        for k, msg in kernel_reports(kernel_messages(log)).items():
+            seen.setdefault(k, f'{b}: {msg}')
 CAP = 20
 for msg in list(seen.values())[:CAP]:
     report('FAIL', f'console: {msg}')

@@ -17,7 +17,9 @@
 #   OUT=DIR             results directory (default build/run/last)
 #   TIMEOUT=SEC         whole guest run (default 2400)
 #   HOT_FSES, HOT_TESTS, HOT_TEST_TIMEOUT
-#                       passed to the guest, see guest/run-tests.sh
+#                       passed to the guest, see guest/run-tests.sh; the
+#                       reboot test (scripts/reboot-test.sh, two more boots)
+#                       runs when HOT_TESTS is empty or has the word reboot
 #
 # Prints one line per test (ok/FAIL/skip), FAIL lines for kernel reports in
 # the console log (BUG, WARNING, lockdep, KASAN, kmemleak, hung tasks...),
@@ -79,6 +81,13 @@ else
 fi
 mkdir -p "$out"	# boot.sh may have failed before making it
 echo "$rc" > "$out/boot-rc"
+# Heat across a real reboot, on disk images of its own, as <fs>/reboot
+selected_reboot() {
+	[ -z "${HOT_TESTS:-}" ] || [[ " $HOT_TESTS " == *" reboot "* ]]
+}
+if selected_reboot; then
+	"$TOP/scripts/reboot-test.sh" "$out" || true
+fi
 # hotstat's host unit tests (no kernel), judged with the guest's as host/hotstat
 log "hotstat host unit tests"
 mkdir -p "$out/tap"

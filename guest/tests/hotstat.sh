@@ -13,54 +13,24 @@ TOP=${HOT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 HS=$TOP/build/guest/hotstat
 fs=${HOT_FS:?} dev=${HOT_DEV:?} mnt=${HOT_MNT:?}
 W=$(mktemp -d /tmp/hotstat-test.XXXXXX)
-n=0 failed=0
 delay_file=/proc/sys/fs/hot-update-delay
 old_delay=$(cat "$delay_file" 2>/dev/null || echo 300)
 
-echo "TAP version 13"
-ok() { # ok COND_STATUS NAME [DIAG...]
-	local st=$1 name=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$st" = 0 ]; then
-		echo "ok $n - $name"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $name"
-		local d
-		for d in "$@"; do
-			printf '%s\n' "$d" | sed 's/^/# /'
-		done
-	fi
-}
-# check NAME WANT_EXIT COMMAND...: runs it, output in $W/out, $W/err
-check() {
-	local name=$1 want=$2 rc=0
-	shift 2
-	"$@" >"$W/out" 2>"$W/err" || rc=$?
-	ok $(( rc != want )) "$name (exit $want)" "command: $*" "exit $rc" \
-		"stdout: $(head -c 1500 "$W/out")" "stderr: $(head -c 500 "$W/err")"
-}
+. "$TOP/guest/testlib.sh"
+
 finish() {
 	echo "$old_delay" > "$delay_file" 2>/dev/null
 	exec 3<&- 2>/dev/null
 	umount "$mnt" 2>/dev/null
 	rm -rf "$W"
 	echo "# ${SECONDS}s: done"
-	echo "1..$n"
+	tap_plan
 	exit $(( failed ? 1 : 0 ))
 }
 trap finish EXIT
 SECONDS=0
 bail() { echo "Bail out! $*"; exit 1; }
 
-mkfs_() { # mkfs_ DEV
-	case $fs in
-	btrfs) mkfs.btrfs -f -q "$1" ;;
-	xfs) mkfs.xfs -f -q "$1" ;;
-	*) mkfs."$fs" -F -q -E lazy_itable_init=1,lazy_journal_init=1 "$1" ;;
-	esac >/dev/null 2>&1
-}
 
 [ -x "$HS" ] || bail "no $HS (scripts/build-guest.sh builds it)"
 mkfs_ "$dev" || bail "mkfs.$fs $dev failed"
@@ -198,13 +168,7 @@ t(len(types) == len(set(types)) == 4, f'top --prometheus: 4 metric families, eac
 t(any(l.startswith('hotstat_file_temperature{') and f'path="{mnt}/' in l for l in lines),
   'top --prometheus: temperature with a path label')
 PY
-while IFS= read -r l; do
-	case $l in
-	"ok - "*) ok 0 "${l#ok - }" ;;
-	"not ok - "*) ok 1 "${l#not ok - }" ;;
-	*) echo "# $l" ;;
-	esac
-done < "$W/py.out"
+tap_py "$W/py.out"
 
 # --- exit statuses ---
 echo "# ${SECONDS}s: exit statuses"
