@@ -26,6 +26,9 @@
 #   BENCH_SCALE_READS timed reads per file and range count [40000]
 #   BENCH_SCALE_HOT   ranges of the hot set timed among the N [1000]
 #   BENCH_MEM_FILES   files of the memory-per-inode part (0 skips) [20000]
+#   BENCH_PERSIST_FILES, BENCH_PERSIST_RANGES
+#                     files, and ranges per file, whose heat the persistence
+#                     part saves and restores (0 files skips it) [100000 10]
 #   HOT_GUEST_BIN     where fsmark and hotscale are [build/guest/bench]
 set -euo pipefail
 TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -44,6 +47,9 @@ scale_fs=${BENCH_SCALE_FS:-ext4}
 scale_reads=${BENCH_SCALE_READS:-40000}
 scale_hot=${BENCH_SCALE_HOT:-1000}
 mem_files=${BENCH_MEM_FILES:-20000}
+persist_files=${BENCH_PERSIST_FILES:-100000}
+persist_ranges=${BENCH_PERSIST_RANGES:-10}
+HS=$TOP/build/guest/hotstat
 dev=/dev/vda dev2=/dev/vdb mnt=/tmp/mnt mnt2=/tmp/mnt2
 
 say() { echo "hot-guest: $*" 2>/dev/null > /dev/kmsg || echo "hot-guest: $*"; }
@@ -227,6 +233,37 @@ memory() {
 	done
 }
 
+# The cost of keeping heat across a reboot: PERSIST_FILES files with
+# PERSIST_RANGES ranges each, tracked; hotstat save, a remount with the
+# caches dropped, hotstat restore. Times of the whole commands, the file's
+# size, and what the restore applied.
+persist() {
+	local f=/tmp/persist.heat t0 t1 t2
+	say "bench: persistence on $scale_fs: $persist_files files x $persist_ranges ranges"
+	mkfs_quiet "$scale_fs" "$dev2"
+	mount -t "$scale_fs" -o hot_track "$dev2" "$mnt2"
+	"$BIN/hotscale" spread "$mnt2" "$persist_files" "$persist_ranges" \
+		> "$R/scale/persist-spread.txt"
+	t0=$EPOCHREALTIME
+	"$HS" --json save "$mnt2" "$f" > "$R/scale/persist-save.json"
+	t1=$EPOCHREALTIME
+	umount "$mnt2"
+	drop_caches
+	mount -t "$scale_fs" -o hot_track "$dev2" "$mnt2"
+	t2=$EPOCHREALTIME
+	"$HS" --json restore "$mnt2" "$f" > "$R/scale/persist-restore.json"
+	{
+		echo "files=$persist_files"
+		echo "ranges=$((persist_files * persist_ranges))"
+		echo "bytes=$(stat -c %s "$f")"
+		echo "save_s=$(echo "$t1 - $t0" | bc -l)"
+		echo "restore_s=$(echo "$EPOCHREALTIME - $t2" | bc -l)"
+	} > "$R/scale/persist.txt"
+	say "bench: persistence: $(tr '\n' ' ' < "$R/scale/persist.txt")"
+	rm -f "$f"
+	umount "$mnt2"
+}
+
 mkdir -p "$R/raw" "$R/slab" "$R/scale" "$mnt" "$mnt2"
 {
 	echo "mode=$mode"
@@ -247,6 +284,8 @@ mkdir -p "$R/raw" "$R/slab" "$R/scale" "$mnt" "$mnt2"
 	echo "scale_fs=$scale_fs"
 	echo "scale_reads=$scale_reads"
 	echo "mem_files=$mem_files"
+	echo "persist_files=$persist_files"
+	echo "persist_ranges=$persist_ranges"
 	echo "fio=$(fio --version)"
 	echo "start=$EPOCHREALTIME"
 } > "$R/info.txt"
@@ -261,6 +300,7 @@ if [ "$mode" = ab ]; then
 	sysctl_set hot-max-kbytes 1073741824
 	# Memory first: the scaling's million items are freed slowly (RCU)
 	[ "$mem_files" -eq 0 ] || memory
+	[ "$persist_files" -eq 0 ] || persist
 	[ -z "$scale" ] || scaling
 fi
 echo "end=$EPOCHREALTIME" >> "$R/info.txt"

@@ -235,6 +235,24 @@ def scaling(run):
     return rows, mem
 
 
+def persistence(run):
+    """hotstat save and restore of many files and ranges: None if not run"""
+    d = os.path.join(run, 'bench', 'scale')
+    p = kv(read(os.path.join(d, 'persist.txt')))
+    if 'save_s' not in p:
+        return None
+    try:
+        rest = json.load(open(os.path.join(d, 'persist-restore.json')))
+        save = json.load(open(os.path.join(d, 'persist-save.json')))
+    except (OSError, ValueError):
+        rest = save = {}
+    p.update({'saved_files': save.get('files'), 'saved_ranges': save.get('ranges'),
+              'applied': rest.get('applied'), 'records': rest.get('records'),
+              'stale': rest.get('stale'), 'expired': rest.get('expired'),
+              'dropped': rest.get('dropped')})
+    return p
+
+
 def health(run):
     problems = []
     console = read(os.path.join(run, 'console.log'))
@@ -355,6 +373,7 @@ def main():
             table.append(row)
 
     scale_rows, mem = scaling(a.patched)
+    persist = persistence(a.patched)
 
     # --- Targets ---
     targets = []
@@ -424,6 +443,7 @@ def main():
         'seconds': a.seconds, 'settings': pinf,
         'untracked_settings': [info(v) for v, _ in a.untracked],
         'throughput': table, 'scaling': scale_rows, 'memory': mem,
+        'persistence': persist,
         'targets': targets, 'problems': problems,
         'runs': {'patched': pruns,
                  'alternated': [{'unpatched': v, 'patched': p} for v, p in alt]},
@@ -506,6 +526,20 @@ def main():
               f'/proc/slabinfo after reading each once: {m["inode_objs"]:,} hot_inode_item objects, '
               f'{m["slabinfo_bytes_per_inode"]:.1f} bytes per inode with radix_tree_node '
               f'(less the untracked run\'s)')
+    if persist:
+        q = persist
+        num = lambda x: f'{int(x):,}' if x is not None else '?'
+        p('')
+        p(f'Heat across a reboot ({mem.get("fs")}: {int(q["files"]):,} files with '
+          f'{int(q["ranges"]):,} ranges tracked; hotstat save, unmount, caches dropped, '
+          'mount, hotstat restore; wall clock of the guest):')
+        p('')
+        p('| files | ranges | heat file | save | restore | records applied |')
+        p('|---:|---:|---:|---:|---:|---:|')
+        p(f'| {int(q["files"]):,} | {int(q["ranges"]):,} | '
+          f'{int(q["bytes"]) / 1e6:.1f} MB | {float(q["save_s"]):.1f} s | '
+          f'{float(q["restore_s"]):.1f} s | '
+          f'{num(q["applied"])} of {num(q["records"])} |')
     p('')
     p('| target | figure | met |')
     p('|---|---|---|')

@@ -14,6 +14,11 @@
  *   hotscale readall DIR
  *       read every regular file of DIR once (buffered); also prints how many
  *       nodes an xarray indexed by their inode numbers has (xa_nodes)
+ *   hotscale spread DIR FILES RANGES
+ *       create FILES sparse files of RANGES MiB in DIR (100 a directory)
+ *       and read 4 KiB O_DIRECT at the start of each MiB: FILES inodes and
+ *       FILES * RANGES ranges tracked, for the cost of saving and restoring
+ *       heat
  *
  * Output: one line of key=value pairs.
  */
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BS 4096
@@ -220,6 +226,37 @@ static int readall(char **argv)
 	return 0;
 }
 
+static int spread(char **argv)
+{
+	long files = atol(argv[1]), ranges = atol(argv[2]), f, r;
+	void *buf = buffer();
+	char path[4096];
+	uint64_t t0 = ns();
+	int fd;
+
+	for (f = 0; f < files; f++) {
+		if (f % 100 == 0) {
+			snprintf(path, sizeof(path), "%s/d%ld", argv[0], f / 100);
+			if (mkdir(path, 0755)) {
+				perror(path);
+				return 1;
+			}
+		}
+		snprintf(path, sizeof(path), "%s/d%ld/f%ld", argv[0], f / 100, f);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT, 0644);
+		if (fd < 0 || ftruncate(fd, ranges * RANGE)) {
+			perror(path);
+			return 1;
+		}
+		for (r = 0; r < ranges; r++)
+			rd(fd, buf, r);
+		close(fd);
+	}
+	printf("files=%ld ranges=%ld ns=%llu\n", files, files * ranges,
+	       (unsigned long long)(ns() - t0));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "touch"))
@@ -228,6 +265,8 @@ int main(int argc, char **argv)
 		return timing(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "readall"))
 		return readall(argv + 2);
-	fprintf(stderr, "usage: hotscale touch FILE FROM TO | time TRACKED UNTRACKED N READS BATCH [HOT] | readall DIR\n");
+	if (argc == 5 && !strcmp(argv[1], "spread"))
+		return spread(argv + 2);
+	fprintf(stderr, "usage: hotscale touch FILE FROM TO | time TRACKED UNTRACKED N READS BATCH [HOT] | readall DIR | spread DIR FILES RANGES\n");
 	return 2;
 }
