@@ -898,6 +898,9 @@ static int by_file(const void *a, const void *b)
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
+	/* A file before its ranges: its item is there for them to join */
+	if ((x->flags ^ y->flags) & HOT_RECORD_RANGE)
+		return x->flags & HOT_RECORD_RANGE ? 1 : -1;
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
