@@ -386,6 +386,8 @@ int hs_restore(const struct hs_mount *m, int fd, const struct hot_record *v,
 	a.records = (uintptr_t)v;
 	a.record_size = sizeof(*v);
 	a.count = n;
+	/* Not a record's index, unless the kernel names one */
+	a.error_index = UINT32_MAX;
 	err = ioctl(fd, FS_IOC_HOT_RESTORE, &a) ? errno : 0;
 	/* Zero unless the kernel did something, even if it failed later */
 	c->applied += a.applied;
