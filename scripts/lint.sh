@@ -146,9 +146,12 @@ git -C "$TREE" diff -U0 base..HEAD -- $(cat "$out/c-files") | awk '
 	}' > "$out/added-lines"
 
 # Keep the findings (file:line: ...) on the series' lines; paths made
-# relative to the tree
+# relative to the tree. The script goes as an argument: a here-document
+# would take the place of stdin, where the findings come.
 ours() {
-	python3 - "$TREE" "$out/new-files" "$out/added-lines" <<'PY'
+	python3 -c "$ours_py" "$TREE" "$out/new-files" "$out/added-lines"
+}
+ours_py=$(cat <<'PY'
 import re, sys
 tree, new, added = sys.argv[1], sys.argv[2], sys.argv[3]
 new = set(open(new).read().split())
@@ -165,7 +168,7 @@ for line in sys.stdin:
             seen.add(key)
             print(f'{f}:{l}: {msg}')
 PY
-}
+)
 
 # --- sparse and W=1 on the objects the series touches ---
 objs=()
