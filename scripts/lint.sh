@@ -13,13 +13,16 @@
 #                line the series added to the others
 #   kernel-doc   scripts/kernel-doc -none -Wall on every C file and header the
 #                series touches, with the same rule
+#   htmldocs     make SPHINXDIRS="admin-guide filesystems userspace-api"
+#                htmldocs (in build/obj-docs): no warning on the series'
+#                documents or the kernel-doc they pull in
 #
 #   lint.sh      (make lint; make test runs it with LINT_PREFIXES=0)
 #
 # Prints one ok/FAIL line per check with the findings under it, ends with
 # 'N passed, M failed', exits 1 if anything failed. The tree must have no
 # uncommitted changes; it is back at its branch afterwards. Needs sparse
-# (scripts/setup.sh installs it).
+# and python3-sphinx (scripts/setup.sh installs them).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -200,6 +203,25 @@ if [ -s "$out/kernel-doc.txt" ]; then
 	result FAIL "kernel-doc on $(wc -l < "$out/c-files") files" "$out/kernel-doc.txt"
 else
 	result ok "kernel-doc on $(wc -l < "$out/c-files") files"
+fi
+
+# --- htmldocs ---
+# The documents the series adds or changes, and the files their kernel-doc
+# directives pull in: a warning that names one of them is ours
+docs_re='hot_tracking|hot-data-tracking'
+if (cd "$TREE" && make -s O="$BUILD/obj-docs" \
+	SPHINXDIRS="admin-guide filesystems userspace-api" htmldocs) \
+	> "$out/htmldocs.log" 2>&1; then
+	grep -E "$docs_re" "$out/htmldocs.log" | grep -iE 'warning|error' \
+		> "$out/htmldocs.txt" || true
+	if [ -s "$out/htmldocs.txt" ]; then
+		result FAIL "htmldocs: warnings on our documents" "$out/htmldocs.txt"
+	else
+		result ok "htmldocs of admin-guide, filesystems, userspace-api"
+	fi
+else
+	tail -n 20 "$out/htmldocs.log" > "$out/htmldocs.txt"
+	result FAIL "htmldocs: the build failed" "$out/htmldocs.txt"
 fi
 
 echo "$npass passed, $nfail failed"

@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 ccache build-essential flex bison bc
       libelf-dev libssl-dev dwarves cpio kmod git python3 rsync
       btrfs-progs xfsprogs e2fsprogs fio util-linux sparse python3-ply python3-git
-      gcc-multilib)
+      gcc-multilib python3-sphinx)
 case ${1:-} in
 '') ;;
 fstests)
