@@ -11,6 +11,8 @@
 #   make lint     checkpatch --strict, every prefix of the series builds,
 #                 sparse, W=1 and kernel-doc on what the series touches
 #                 (make test runs all but the prefix builds; scripts/lint.sh)
+#   make kunit    the KUnit suites under UML, the kernel's way:
+#                 kunit.py run --kunitconfig fs/hot_tracking (build/kunit-uml)
 #   make fstests  fstests in the guest on btrfs/ext4/xfs, plain and with
 #                 -o hot_track; table in build/run/fstests/summary.md
 #                 (NO_BUILD=1 FSTESTS="generic/013 ..." FSTESTS_FSES=...
@@ -23,7 +25,7 @@
 #   make clean    remove run results, guest programs, disks and the KVM probe
 #                 result; the tree and kernel builds stay
 #                 (make clean-kernel removes build/obj-*)
-.PHONY: test demo bench lint fstests sync export kernel guest boot clean clean-kernel
+.PHONY: test demo bench lint kunit fstests sync export kernel guest boot clean clean-kernel
 
 test:
 	scripts/run-tests.sh
@@ -36,6 +38,11 @@ bench:
 
 lint:
 	scripts/lint.sh
+
+kunit:
+	cd build/linux && ./tools/testing/kunit/kunit.py run \
+		--kunitconfig fs/hot_tracking --build_dir ../kunit-uml --jobs 2 \
+		--make_options CC="ccache gcc"
 
 fstests:
 	scripts/fstests.sh
