@@ -39,7 +39,7 @@ bench:
 lint:
 	scripts/lint.sh
 
-kunit:
+kunit: sync
 	cd build/linux && ./tools/testing/kunit/kunit.py run \
 		--kunitconfig fs/hot_tracking --build_dir ../kunit-uml --jobs 2 \
 		--make_options CC="ccache gcc"
