@@ -29,6 +29,10 @@
 #   BENCH_PERSIST_FILES, BENCH_PERSIST_RANGES
 #                     files, and ranges per file, whose heat the persistence
 #                     part saves and restores (0 files skips it) [100000 10]
+#   BENCH_ACT_PAIRS   runs of each case of the warm-up and cached-read
+#                     parts (0 skips both) [3]
+#   BENCH_WARM_MB     MiB of the hot set the warm-up part re-reads, in
+#                     files of 4 MiB, beside 4 times as much cold data [64]
 #   HOT_GUEST_BIN     where fsmark and hotscale are [build/guest/bench]
 set -euo pipefail
 TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -49,6 +53,8 @@ scale_hot=${BENCH_SCALE_HOT:-1000}
 mem_files=${BENCH_MEM_FILES:-20000}
 persist_files=${BENCH_PERSIST_FILES:-100000}
 persist_ranges=${BENCH_PERSIST_RANGES:-10}
+act_pairs=${BENCH_ACT_PAIRS:-3}
+warm_mb=${BENCH_WARM_MB:-64}
 HS=$TOP/build/guest/hotstat
 dev=/dev/vda dev2=/dev/vdb mnt=/tmp/mnt mnt2=/tmp/mnt2
 
@@ -264,7 +270,75 @@ persist() {
 	umount "$mnt2"
 }
 
-mkdir -p "$R/raw" "$R/slab" "$R/scale" "$mnt" "$mnt2"
+# The first minutes after a reboot: a hot set of WARM_MB in 4 MiB files
+# among 4 times as much cold data, on a hot_track=logical mount, its heat
+# saved; then, after a remount with the caches dropped, every 4 KiB block
+# of the hot set read once in random order (fio, buffered), without and
+# with a hotstat warm --from the saved heat first: how long the reads take,
+# and the warm-up itself.
+warmup() {
+	local fs=$scale_fs heat=/tmp/warm.heat nhot=$((warm_mb / 4)) i m t0 t1
+	say "bench: warm-up on $fs: ${warm_mb} MiB hot, $((4 * warm_mb)) MiB cold"
+	mkfs_quiet "$fs" "$dev2"
+	mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2"
+	mkdir "$mnt2/hot" "$mnt2/cold"
+	fio --output=/dev/null --eta=never --name=hot --directory="$mnt2/hot" 		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=write 		--bs=1M --direct=1 --filename_format='f$filenum'
+	fio --output=/dev/null --eta=never --name=cold --directory="$mnt2/cold" 		--nrfiles="$((4 * nhot))" --filesize=4M --size="$((4 * warm_mb))M" 		--rw=write --bs=1M --direct=1 --filename_format='f$filenum'
+	# The heat: the hot set read over and over, the cold data once
+	fio --output=/dev/null --eta=never --name=heat --directory="$mnt2/hot" 		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=read 		--bs=1M --direct=1 --loops=8 --filename_format='f$filenum'
+	sysctl_set hot-update-delay 1
+	sleep 3
+	"$HS" save "$mnt2" "$heat" > /dev/null
+	sysctl_set hot-update-delay 604800
+	umount "$mnt2"
+	for i in $(seq 1 "$act_pairs"); do
+		for m in cold warm; do
+			drop_caches
+			mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2"
+			t0=$EPOCHREALTIME
+			[ $m = cold ] ||
+				"$HS" --json warm --from "$heat" --bytes "${warm_mb}M" "$mnt2" 					> "$R/act/warm-$i.json"
+			t1=$EPOCHREALTIME
+			fio_run "$R/act/reread-$m-$i.json" --name=reread 				--directory="$mnt2/hot" --nrfiles="$nhot" --filesize=4M 				--size="${warm_mb}M" --rw=randread --bs=4k --direct=0 				--filename_format='f$filenum' --norandommap=0
+			echo "warm_s=$(echo "$t1 - $t0" | bc -l)" > "$R/act/time-$m-$i.txt"
+			umount "$mnt2"
+		done
+	done
+	rm -f "$heat"
+}
+
+# What a read the page cache serves costs: 4 KiB buffered random reads of
+# a cached 64 MiB file for RUNTIME seconds (fio), untracked, hot_track and
+# hot_track=logical, in a rotating order
+cached_reads() {
+	local fs=$scale_fs i m order
+	say "bench: cached 4 KiB reads on $fs: untracked, hot_track, hot_track=logical"
+	mkfs_quiet "$fs" "$dev2"
+	mount -t "$fs" "$dev2" "$mnt2"
+	fio --output=/dev/null --eta=never --name=layout --filename="$mnt2/c.dat" 		--size=64M --rw=write --bs=1M --end_fsync=1
+	umount "$mnt2"
+	for i in $(seq 1 "$act_pairs"); do
+		case $((i % 3)) in
+		1) order="off plain logical" ;;
+		2) order="plain logical off" ;;
+		0) order="logical off plain" ;;
+		esac
+		for m in $order; do
+			case $m in
+			off) mount -t "$fs" "$dev2" "$mnt2" ;;
+			plain) mount -t "$fs" -o hot_track "$dev2" "$mnt2" ;;
+			logical) mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2" ;;
+			esac
+			cat "$mnt2/c.dat" > /dev/null
+			fio_run "$R/act/cached-$m-$i.json" --name=cached \
+				--filename="$mnt2/c.dat" --size=64M --rw=randread --bs=4k \
+				--direct=0 --runtime="$runtime" --time_based
+			umount "$mnt2"
+		done
+	done
+}
+
+mkdir -p "$R/raw" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 {
 	echo "mode=$mode"
 	echo "kernel=$(uname -r)"
@@ -286,6 +360,8 @@ mkdir -p "$R/raw" "$R/slab" "$R/scale" "$mnt" "$mnt2"
 	echo "mem_files=$mem_files"
 	echo "persist_files=$persist_files"
 	echo "persist_ranges=$persist_ranges"
+	echo "act_pairs=$act_pairs"
+	echo "warm_mb=$warm_mb"
 	echo "fio=$(fio --version)"
 	echo "start=$EPOCHREALTIME"
 } > "$R/info.txt"
@@ -301,6 +377,10 @@ if [ "$mode" = ab ]; then
 	# Memory first: the scaling's million items are freed slowly (RCU)
 	[ "$mem_files" -eq 0 ] || memory
 	[ "$persist_files" -eq 0 ] || persist
+	if [ "$act_pairs" -gt 0 ]; then
+		warmup
+		cached_reads
+	fi
 	[ -z "$scale" ] || scaling
 fi
 echo "end=$EPOCHREALTIME" >> "$R/info.txt"

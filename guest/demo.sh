@@ -30,5 +30,22 @@ step "big.img, one digit per 1 MiB range: 0 coldest .. 9 hottest"
 run "$hs" map "$mnt/big.img"
 step "one hot and one cold file through FS_IOC_GET_HEAT_INFO"
 run "$hs" file --live "$mnt/hot/file0" "$mnt/cold/file0"
+step "which files and ranges 8 MiB of fast storage should hold"
+run "$hs" advise --fast 8M "$mnt"
+
+step "hot_track=logical counts the reads the page cache serves too"
+run mount -o remount,hot_track=logical "$mnt"
+before=$("$hs" --json file "$mnt/cold/file1" | sed -n 's/.*"reads":\([0-9]*\).*/\1/p')
+cat "$mnt/cold/file1" "$mnt/cold/file1" "$mnt/cold/file1" > /dev/null
+after=$("$hs" --json file "$mnt/cold/file1" | sed -n 's/.*"reads":\([0-9]*\).*/\1/p')
+printf 'cold/file1: %s reads before, %s after three cat of it\n' "$before" "$after"
+
+step "save the heat, remount with a cold page cache, warm it up without heating it"
+run "$hs" save "$mnt" /tmp/demo.heat
+umount "$mnt"
+echo 3 > /proc/sys/vm/drop_caches
+mount -o hot_track=logical "$dev" "$mnt"
+run "$hs" warm --from /tmp/demo.heat --bytes 6M "$mnt"
+run fincore "$mnt/hot/file0" "$mnt/hot/file1" "$mnt/hot/file2" "$mnt/big.img" "$mnt/cold/file0"
 printf '\n(man -l hotstat/hotstat.8; hotstat --help; --json, --prometheus, --watch)\n'
 umount "$mnt"

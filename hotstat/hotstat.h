@@ -6,6 +6,7 @@
  *   format.c   durations, times, sizes, JSON, Prometheus, the map strip
  *   paths.c    inode number -> path, by walking a mount once
  *   heatfile.c the heat file of save and restore
+ *   act.c      warm and advise: acting on the heat
  *   kernel.c   the kernel interfaces: mounts, FS_IOC_GET_HEAT_INFO,
  *              FS_IOC_HOT_LIST, FS_IOC_HOT_RESTORE
  *   main.c     the command line and the commands
@@ -13,6 +14,7 @@
 #ifndef HOTSTAT_H
 #define HOTSTAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +54,7 @@ int hs_parse_u64(const char *s, uint64_t *v);
 int hs_parse_uint(const char *s, unsigned int min, unsigned int max,
 		  unsigned int *v);
 int hs_parse_seconds(const char *s, double *secs);
+int hs_parse_size(const char *s, uint64_t *bytes);
 
 struct hs_mountinfo {
 	unsigned int major, minor;
@@ -159,5 +162,17 @@ uint64_t hs_now_ns(void);
 int hs_update_delay(void);
 int hs_kick_time(void);
 uint64_t hs_interval_limit_ns(void);
+
+/* act.c */
+struct hs_warm_opts {
+	const char *mount;
+	const char *from;	/* a heat file, or NULL for the live heat */
+	uint64_t bytes;		/* the budget; 0: half of MemAvailable */
+	bool force;		/* --from a file of another filesystem */
+	bool json;
+	bool progress;		/* a progress line on stderr */
+};
+int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop);
+int hs_advise(const char *mount, uint64_t fast, bool json);
 
 #endif

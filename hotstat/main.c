@@ -8,6 +8,8 @@
  *   any of them with --json, --watch SECONDS [--count N]
  *   hotstat save MOUNTPOINT FILE
  *   hotstat restore [--force] MOUNTPOINT FILE
+ *   hotstat warm [--bytes N] [--from FILE [--force]] MOUNTPOINT
+ *   hotstat advise --fast SIZE MOUNTPOINT
  *
  * See hotstat.8.
  */
@@ -50,6 +52,13 @@ static const char usage_text[] =
 "  restore [--force] MOUNTPOINT FILE\n"
 "                          load the heat FILE holds into the mount, after a\n"
 "                          remount or a reboot (root only)\n"
+"  warm [--bytes N] [--from FILE] MOUNTPOINT\n"
+"                          read the hottest ranges into the page cache, hottest\n"
+"                          first, without heating them (root only)\n"
+"  advise --fast SIZE MOUNTPOINT\n"
+"                          which files and ranges a fast device of SIZE bytes\n"
+"                          should hold, and the share of the I/O on record it\n"
+"                          would have served (root only)\n"
 "\n"
 "Options:\n"
 "  --live             file: recompute the temperature now, not the value of\n"
@@ -62,19 +71,26 @@ static const char usage_text[] =
 "  -c, --count N      with --watch: stop after N refreshes\n"
 "      --width COLS   map: terminal width (default: the terminal's, $COLUMNS, 80)\n"
 "      --color WHEN   auto (default: on a terminal), always or never\n"
-"      --force        restore: from a file of another filesystem too\n"
+"      --force        restore, warm: from a file of another filesystem too\n"
+"      --bytes N      warm: stop once N bytes are cached (K, M, G, T suffixes;\n"
+"                     default: half of MemAvailable)\n"
+"      --from FILE    warm: the heat of a heat file (save), not the live heat\n"
+"      --fast SIZE    advise: the size of the fast device (K, M, G, T)\n"
 "  -h, --help         this help\n"
 "  -V, --version      the version\n"
 "\n"
 "Exit status: 0 ok; 1 other failure (e.g. no such file); 2 bad arguments;\n"
 "3 not mounted with hot_track (or no hot tracking in the kernel); 4 file never\n"
-"tracked; 6 permission denied (top, map, save and restore need root); 7 heat\n"
+"tracked; 6 permission denied (top, map, save, restore, warm and advise need\n"
+"root); 7 heat\n"
 "file corrupt, truncated, of another version or of another filesystem.\n"
 "See hotstat(8).\n";
 
 static struct {
 	int json, prometheus, ranges, live, colour, width, count, top_set;
 	int force;
+	uint64_t bytes, fast;
+	const char *from;
 	unsigned int top;
 	double watch;
 } opt = { .top = 10, .colour = -1 };
@@ -1021,6 +1037,19 @@ static int run(const char *cmd, int argc, char **argv)
 		return cmd_save(argv[0], argv[1]);
 	if (!strcmp(cmd, "restore"))
 		return cmd_restore(argv[0], argv[1]);
+	if (!strcmp(cmd, "warm")) {
+		struct hs_warm_opts w = {
+			.mount = argv[0], .from = opt.from, .bytes = opt.bytes,
+			.force = opt.force, .json = opt.json,
+			.progress = !opt.json && isatty(STDERR_FILENO),
+		};
+
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		return report(hs_warm(&w, &stop));
+	}
+	if (!strcmp(cmd, "advise"))
+		return report(hs_advise(argv[0], opt.fast, opt.json));
 	return cmd_map(argv[0]);
 }
 
@@ -1035,7 +1064,8 @@ static void sleep_secs(double secs)
 
 int main(int argc, char **argv)
 {
-	enum { O_LIVE = 256, O_WIDTH, O_COLOUR, O_NOCOLOUR, O_FORCE };
+	enum { O_LIVE = 256, O_WIDTH, O_COLOUR, O_NOCOLOUR, O_FORCE, O_BYTES,
+	       O_FROM, O_FAST };
 	static const struct option longopts[] = {
 		{ "live", no_argument, NULL, O_LIVE },
 		{ "top", required_argument, NULL, 'n' },
@@ -1049,6 +1079,9 @@ int main(int argc, char **argv)
 		{ "colour", required_argument, NULL, O_COLOUR },
 		{ "no-color", no_argument, NULL, O_NOCOLOUR },
 		{ "force", no_argument, NULL, O_FORCE },
+		{ "bytes", required_argument, NULL, O_BYTES },
+		{ "from", required_argument, NULL, O_FROM },
+		{ "fast", required_argument, NULL, O_FAST },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1112,6 +1145,19 @@ int main(int argc, char **argv)
 		case O_FORCE:
 			opt.force = 1;
 			break;
+		case O_BYTES:
+			if (hs_parse_size(optarg, &opt.bytes) || !opt.bytes)
+				usage_error("--bytes wants a size above 0 (4096, "
+					    "512M, 2G), not '%s'", optarg);
+			break;
+		case O_FROM:
+			opt.from = optarg;
+			break;
+		case O_FAST:
+			if (hs_parse_size(optarg, &opt.fast) || !opt.fast)
+				usage_error("--fast wants a size above 0 (4096, "
+					    "512M, 10G), not '%s'", optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -1125,24 +1171,34 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		usage_error("no command: file, top, map, save or restore");
+		usage_error("no command: file, top, map, save, restore, warm or "
+			    "advise");
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
 	if (strcmp(cmd, "file") && strcmp(cmd, "top") && strcmp(cmd, "map") &&
-	    strcmp(cmd, "save") && strcmp(cmd, "restore"))
-		usage_error("unknown command '%s': file, top, map, save or "
-			    "restore", cmd);
+	    strcmp(cmd, "save") && strcmp(cmd, "restore") &&
+	    strcmp(cmd, "warm") && strcmp(cmd, "advise"))
+		usage_error("unknown command '%s': file, top, map, save, "
+			    "restore, warm or advise", cmd);
 	persist = !strcmp(cmd, "save") || !strcmp(cmd, "restore");
 	if (persist ? argc != 2 : !strcmp(cmd, "file") ? argc < 1 : argc != 1)
 		usage_error("%s wants %s", cmd, persist ?
 			    "a mount point and a heat file" :
 			    !strcmp(cmd, "file") ? "one or more files" :
-			    !strcmp(cmd, "top") ? "one mount point" :
-			    "one file");
-	if (opt.force && strcmp(cmd, "restore"))
-		usage_error("--force is for 'restore'");
-	if (persist && opt.watch)
+			    !strcmp(cmd, "map") ? "one file" :
+			    "one mount point");
+	if (opt.force && strcmp(cmd, "restore") && strcmp(cmd, "warm"))
+		usage_error("--force is for 'restore' and 'warm'");
+	if ((opt.bytes || opt.from) && strcmp(cmd, "warm"))
+		usage_error("--bytes and --from are for 'warm'");
+	if (opt.force && !strcmp(cmd, "warm") && !opt.from)
+		usage_error("--force goes with --from");
+	if (!strcmp(cmd, "advise") != !!opt.fast)
+		usage_error(opt.fast ? "--fast is for 'advise'" :
+			    "advise wants --fast SIZE");
+	if ((persist || !strcmp(cmd, "warm") || !strcmp(cmd, "advise")) &&
+	    opt.watch)
 		usage_error("--watch is not for '%s'", cmd);
 	if (opt.live && strcmp(cmd, "file"))
 		usage_error("--live is for 'file'");

@@ -69,6 +69,31 @@ int hs_parse_seconds(const char *s, double *secs)
 	return 0;
 }
 
+/*
+ * A size in bytes: digits, then nothing (bytes) or one of K, M, G, T, P
+ * (powers of 1024), alone or followed by "iB"; no sign, no fraction, no
+ * overflow. 0 parses: the caller says whether it may be 0.
+ */
+int hs_parse_size(const char *s, uint64_t *bytes)
+{
+	static const char units[] = "KMGTP";
+	const char *e = num(s, bytes), *u;
+	unsigned int shift;
+
+	if (!e)
+		return -1;
+	if (!*e)
+		return 0;
+	u = strchr(units, *e);
+	if (!u || (e[1] && strcmp(e + 1, "iB")))
+		return -1;
+	shift = 10 * (unsigned int)(u - units + 1);
+	if (*bytes > UINT64_MAX >> shift)
+		return -1;
+	*bytes <<= shift;
+	return 0;
+}
+
 /* In place: the \ooo escapes of /proc/self/mountinfo */
 void hs_unescape_octal(char *s)
 {

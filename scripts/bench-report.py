@@ -253,6 +253,52 @@ def persistence(run):
     return p
 
 
+def fio_read(path):
+    """(ios, seconds) of the read side of a fio JSON output, or None"""
+    text = read(path)
+    if not text:
+        return None
+    try:
+        d = json.loads(text[text.index('{'):])['jobs'][0]['read']
+    except (ValueError, KeyError, IndexError):
+        return None
+    return (d['total_ios'], d['runtime'] / 1000.0) if d['runtime'] > 0 else None
+
+
+def acting(run):
+    """The warm-up and cached-read parts: None if not run"""
+    d = os.path.join(run, 'bench', 'act')
+    if not os.path.isdir(d):
+        return None
+    out = {'warm': [], 'cached': {}}
+    i = 1
+    while True:
+        cold = fio_read(os.path.join(d, f'reread-cold-{i}.json'))
+        warm = fio_read(os.path.join(d, f'reread-warm-{i}.json'))
+        if not cold or not warm:
+            break
+        t = kv(read(os.path.join(d, f'time-warm-{i}.txt')))
+        try:
+            w = json.load(open(os.path.join(d, f'warm-{i}.json')))
+        except (OSError, ValueError):
+            w = {}
+        out['warm'].append({'cold_s': cold[1], 'warmed_s': warm[1],
+                            'warm_s': t.get('warm_s'), 'ios': cold[0],
+                            'warm_read_bytes': w.get('read_bytes'),
+                            'warm_cached_bytes': w.get('cached_bytes')})
+        i += 1
+    for m in ('off', 'plain', 'logical'):
+        ns = []
+        for f in sorted(os.listdir(d)):
+            if f.startswith(f'cached-{m}-'):
+                r = fio_read(os.path.join(d, f))
+                if r and r[0]:
+                    ns.append(r[1] * 1e9 / r[0])
+        if ns:
+            out['cached'][m] = ns
+    return out if out['warm'] or out['cached'] else None
+
+
 def health(run):
     problems = []
     console = read(os.path.join(run, 'console.log'))
@@ -374,6 +420,7 @@ def main():
 
     scale_rows, mem = scaling(a.patched)
     persist = persistence(a.patched)
+    act = acting(a.patched)
 
     # --- Targets ---
     targets = []
@@ -444,6 +491,7 @@ def main():
         'untracked_settings': [info(v) for v, _ in a.untracked],
         'throughput': table, 'scaling': scale_rows, 'memory': mem,
         'persistence': persist,
+        'acting': act,
         'targets': targets, 'problems': problems,
         'runs': {'patched': pruns,
                  'alternated': [{'unpatched': v, 'patched': p} for v, p in alt]},
@@ -540,6 +588,39 @@ def main():
           f'{int(q["bytes"]) / 1e6:.1f} MB | {float(q["save_s"]):.1f} s | '
           f'{float(q["restore_s"]):.1f} s | '
           f'{num(q["applied"])} of {num(q["records"])} |')
+    if act and act['warm']:
+        w = act['warm']
+        pinfo = pinf
+        p('')
+        p(f'Warm-up after a remount ({mem.get("fs") or pinfo.get("scale_fs")}, hot_track=logical: '
+          f'{pinfo.get("warm_mb")} MiB hot set in 4 MiB files beside 4 times as much cold '
+          'data, its heat saved; caches dropped, mount, then every 4 KiB block of the hot set '
+          'read once in random order, buffered (fio); with `hotstat warm --from` the saved '
+          'heat first; medians of the runs, guest wall clock):')
+        p('')
+        p('| runs | re-read, cold cache | hotstat warm | re-read after it | warm + re-read |')
+        p('|---:|---:|---:|---:|---:|')
+        cold = median([x['cold_s'] for x in w])
+        warm = median([float(x['warm_s']) for x in w if x['warm_s'] is not None])
+        after = median([x['warmed_s'] for x in w])
+        p(f'| {len(w)} | {cold:.2f} s | {warm:.2f} s | {after:.2f} s | '
+          f'{warm + after:.2f} s ({(warm + after) / cold:.0%} of cold) |')
+    if act and act['cached']:
+        c = act['cached']
+        p('')
+        p('A read the page cache serves (4 KiB random buffered reads of a cached 64 MiB '
+          'file, fio, ns per read; median and min–max of the runs):')
+        p('')
+        p('| mount | ns per read | vs untracked |')
+        p('|---|---:|---:|')
+        base = median(c.get('off', []))
+        for m, name in (('off', 'untracked'), ('plain', 'hot_track'),
+                        ('logical', 'hot_track=logical')):
+            if m not in c:
+                continue
+            v = c[m]
+            rel = f'{median(v) / base:.3f}' if base else '?'
+            p(f'| {name} | {median(v):.0f} ({min(v):.0f}–{max(v):.0f}) | {rel} |')
     p('')
     p('| target | figure | met |')
     p('|---|---|---|')

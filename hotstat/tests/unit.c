@@ -62,6 +62,17 @@ static void test_parse_numbers(void)
 	ok(!hs_parse_uint("20", 1, 20, &u) && u == 20, "uint at its bound");
 	ok(hs_parse_uint("21", 1, 20, &u) && hs_parse_uint("0", 1, 20, &u),
 	   "uint out of bounds refused");
+	ok(!hs_parse_size("4096", &v) && v == 4096, "size in bytes");
+	ok(!hs_parse_size("512M", &v) && v == 512ULL << 20 &&
+	   !hs_parse_size("2GiB", &v) && v == 2ULL << 30 &&
+	   !hs_parse_size("1K", &v) && v == 1024 &&
+	   !hs_parse_size("3T", &v) && v == 3ULL << 40, "size suffixes");
+	ok(!hs_parse_size("0", &v) && v == 0, "size 0 parses");
+	ok(hs_parse_size("-1", &v) && hs_parse_size("1.5G", &v) &&
+	   hs_parse_size("1G ", &v) && hs_parse_size("G", &v) &&
+	   hs_parse_size("1Gb", &v) && hs_parse_size("1g", &v) &&
+	   hs_parse_size("16384P", &v) && hs_parse_size("", &v),
+	   "bad sizes refused");
 	ok(!hs_parse_seconds("2", &d) && d == 2, "seconds 2");
 	ok(!hs_parse_seconds("0.5", &d) && d == 0.5, "seconds 0.5");
 	ok(hs_parse_seconds("0", &d) && hs_parse_seconds("-1", &d) &&
@@ -601,6 +612,23 @@ static void test_cli(const char *bin)
 		{ "restore with three", { "restore", "/", "a", "b" } },
 		{ "--force for save", { "--force", "save", "/", "/tmp/x" } },
 		{ "--watch for save", { "--watch", "1", "save", "/", "/tmp/x" } },
+		{ "warm without a mount", { "warm" } },
+		{ "warm with two", { "warm", "/", "/tmp" } },
+		{ "--bytes 0", { "warm", "--bytes", "0", "/" } },
+		{ "--bytes negative", { "warm", "--bytes", "-1", "/" } },
+		{ "--bytes junk", { "warm", "--bytes", "lots", "/" } },
+		{ "--bytes bad suffix", { "warm", "--bytes", "1X", "/" } },
+		{ "--bytes overflow", { "warm", "--bytes", "99999999P", "/" } },
+		{ "--bytes without a size", { "warm", "/", "--bytes" } },
+		{ "--bytes for top", { "--bytes", "1M", "top", "/" } },
+		{ "--from for restore", { "--from", "x", "restore", "/", "x" } },
+		{ "--force for warm without --from", { "--force", "warm", "/" } },
+		{ "--watch for warm", { "--watch", "1", "warm", "/" } },
+		{ "advise without --fast", { "advise", "/" } },
+		{ "--fast 0", { "advise", "--fast", "0", "/" } },
+		{ "--fast junk", { "advise", "--fast", "1.5G", "/" } },
+		{ "--fast for warm", { "--fast", "1G", "warm", "/" } },
+		{ "advise without a mount", { "advise", "--fast", "1G" } },
 	};
 	char out[8192];
 	size_t i;

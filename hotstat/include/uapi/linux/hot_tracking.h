@@ -180,6 +180,14 @@ struct hot_restore_args {
 #define HOT_RESTORE_ARGS_SIZE_VER0 64	/* sizeof first published struct */
 
 /*
+ * Flags of an open file for FS_IOC_HOT_SET_FILE_FLAGS. HOT_FILE_UNTRACKED:
+ * the reads, faults and direct writes issued through this open file are
+ * not counted (a tool that warms the page cache reads without heating).
+ * Buffered writes count at writeback, whichever file dirtied the pages.
+ */
+#define HOT_FILE_UNTRACKED	(1ULL << 0)
+
+/*
  * Heat of the open file; see struct hot_heat_info. 'f' 0x60 to 0x6f are
  * hot tracking's. (Before 2026-12, _IOR('f', 17), which EXT4_IOC_SWAP_BOOT
  * numbers too: that command was never in a released kernel.)
@@ -198,5 +206,12 @@ struct hot_restore_args {
  * hot_restore_args. Needs CAP_SYS_ADMIN. Sized as FS_IOC_HOT_LIST is.
  */
 #define FS_IOC_HOT_RESTORE	_IOWR('f', 0x62, struct hot_restore_args)
+
+/*
+ * Set the hot tracking flags (HOT_FILE_*) of the open file to the __u64
+ * pointed to; other bits must be 0. The flags belong to the open file, not
+ * to the inode, and go with it at the last close.
+ */
+#define FS_IOC_HOT_SET_FILE_FLAGS _IOW('f', 0x63, __u64)
 
 #endif /* _UAPI_LINUX_HOT_TRACKING_H */
