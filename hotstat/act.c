@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -177,18 +178,39 @@ struct warm_counts {
 	uint64_t start_ns;
 };
 
-/* Bytes of [@off, @off + @len) of @fd in the page cache; 0 if unknown */
-static uint64_t resident_bytes(int fd, uint64_t off, uint64_t len)
+/*
+ * Bytes of [@off, @off + @len) of @fd, of owner @uid, in the page cache,
+ * by cachestat(2), else by mincore(2) on a mapping no page of which is
+ * touched (no fault, nothing counted); 0 if neither can tell. mincore()
+ * says every page is there unless the caller owns the file or is root.
+ */
+static uint64_t resident_bytes(int fd, uid_t uid, uint64_t off, uint64_t len)
 {
 	struct { uint64_t off, len; } range = { off, len };
 	struct { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted,
 		 nr_recently_evicted; } cs;
-	long page = sysconf(_SC_PAGESIZE);
+	uint64_t page = sysconf(_SC_PAGESIZE), n = 0, i, skip, pages;
+	unsigned char *vec;
+	void *p;
 
-	/* Not there (ENOSYS): nothing is known to be cached */
 	if (!syscall(SYS_cachestat, fd, &range, &cs, 0))
 		return cs.nr_cache * page;
-	return 0;
+	/* A kernel without it (CONFIG_CACHESTAT_SYSCALL=n) */
+	if (geteuid() && geteuid() != uid)
+		return 0;
+	skip = off % page;
+	pages = (skip + len + page - 1) / page;
+	p = mmap(NULL, skip + len, PROT_READ, MAP_SHARED, fd, off - skip);
+	if (p == MAP_FAILED)
+		return 0;
+	vec = malloc(pages);
+	if (vec && !mincore(p, skip + len, vec))
+		for (i = 0; i < pages; i++)
+			n += vec[i] & 1;
+	free(vec);
+	munmap(p, skip + len);
+	n *= page;
+	return n < len ? n : len;
 }
 
 static void warm_progress(const struct warm_counts *c, uint64_t budget,
@@ -399,7 +421,7 @@ int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop)
 		len = end - r->start;
 		if (len > budget - c.cached)
 			len = budget - c.cached;
-		res = resident_bytes(fd, r->start, len);
+		res = resident_bytes(fd, op.st.st_uid, r->start, len);
 		if (res >= len) {
 			/* Cached already: it counts, nothing to read */
 			c.resident += len;

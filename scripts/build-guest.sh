@@ -92,7 +92,7 @@ build() {
 	fi
 }
 # The programs the selftests' Makefile builds 32-bit too (gcc-multilib)
-m32=(hot_list_test hot_restore_test)
+m32=(hot_list_test hot_restore_test hot_logical_test)
 nr=${#files[@]}
 for f in "${files[@]}"; do
 	name=$(basename "$f" .c)

@@ -12,6 +12,9 @@
 #   advise   on a workload with a known answer: 4 MiB of fast storage holds
 #            hot.img, which got 40 of the 44 reads on record
 #
+# The files are written on a mount without tracking: only the reads that
+# follow make heat (btrfs writes a file with data checksums back a folio at a
+# time even with O_DIRECT, and 256 writes a MiB would outweigh the reads).
 # Workloads are dd and fio, a handful of processes: every exec costs seconds
 # in a debug guest.
 set -uo pipefail
@@ -105,15 +108,18 @@ done
 
 # --- warm ---
 echo "# ${SECONDS}s: warm"
-mount -t "$fs" -o hot_track=logical "$dev" "$mnt" || bail "mount -o hot_track=logical failed"
+mount -t "$fs" "$dev" "$mnt" || bail "mount $dev failed"
 mkdir "$mnt/d"
 mkfile d/hot1.img 4
 mkfile d/hot2.img 4
 mkfile d/cold.img 8
 mkfile d/mid.img 4
+umount "$mnt"
+mount -t "$fs" -o hot_track=logical "$dev" "$mnt" || bail "mount -o hot_track=logical failed"
 dread d/hot1.img 8
 dread d/hot2.img 8
 dread d/mid.img 2
+dread d/cold.img 1
 # The heat maps are sorted by the periodic update: every second
 echo 1 > "$delay_file"
 sleep 3
@@ -129,7 +135,7 @@ ok $(( $(resident d/hot1.img) != 4 * MiB || $(resident d/hot2.img) != 4 * MiB ))
 	"$(fincore "$mnt"/d/*)" "$(cat "$W/warm.out")"
 ok $(( $(resident d/cold.img) + $(resident d/mid.img) > MiB / 4 )) \
 	"warm: within its budget, nothing colder read" "$(fincore "$mnt"/d/*)"
-ok $(( $(grep -c "8.0 MiB of 8.0 MiB cached" "$W/warm.out") != 1 )) \
+ok $(( $(grep -c "8 MiB of 8 MiB cached" "$W/warm.out") != 1 )) \
 	"warm: the summary says 8 MiB cached" "$(cat "$W/warm.out")"
 ok $(( $(wc -l < "$W/err") != 0 )) "warm: quiet when not on a terminal" \
 	"$(cat "$W/err")"
@@ -164,13 +170,14 @@ ok $(( r != 0 )) "warm --from: nothing tracked, nothing heated ($r items)"
 
 # A file replaced since the save is skipped; one unreadable to the caller too
 rm "$mnt/d/mid.img"
+sync
 mkfile d/mid.img 4
 chmod 600 "$mnt/d/hot2.img"
 drop_caches
 check "warm as nobody from a heat file" 0 setpriv --reuid=65534 --regid=65534 \
 	--clear-groups "$HS" --json warm --from "$W/heat" --bytes 64M "$mnt"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["skipped_unreadable"] == 4 and d["skipped_gone"] == 4))' "$W/out"
-ok $? "warm: 4 ranges unreadable (hot2.img), 4 of a replaced file (mid.img) skipped" "$(cat "$W/out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["skipped_unreadable"] == 4 and d["skipped_gone"] == 4 and d["read_bytes"] == 12 << 20))' "$W/out"
+ok $? "warm: 4 ranges unreadable (hot2.img), 4 of a replaced file (mid.img) skipped, hot1.img and cold.img read" "$(cat "$W/out")"
 ok $(( $(resident d/mid.img) != 0 || $(resident d/hot2.img) != 0 ||
        $(resident d/hot1.img) != 4 * MiB )) \
 	"warm: the replaced and the unreadable file not read, hot1.img read" \
@@ -201,9 +208,11 @@ umount "$mnt"
 # --- advise ---
 echo "# ${SECONDS}s: advise"
 mkfs_ "$dev" || bail "mkfs.$fs $dev failed"
-mount -t "$fs" -o hot_track "$dev" "$mnt" || bail "mount -o hot_track failed"
+mount -t "$fs" "$dev" "$mnt" || bail "mount $dev failed"
 mkfile hot.img 4
 mkfile cold.img 4
+umount "$mnt"
+mount -t "$fs" -o hot_track "$dev" "$mnt" || bail "mount -o hot_track failed"
 dread hot.img 10
 dread cold.img 1
 sleep 3
@@ -215,7 +224,7 @@ print(d)
 f = d["files"]
 sys.exit(not (len(f) == 1 and f[0]["path"] == sys.argv[2] + "/hot.img" and
               f[0]["whole"] and d["reads"] == 44 and d["reads_served"] == 40 and
-              abs(d["read_share"] - 40 / 44) < 1e-9 and
+              abs(d["read_share"] - 40 / 44) < 0.001 and
               d["placed_bytes"] == 4 << 20))
 EOF
 ok $? "advise: hot.img whole, 40 of 44 reads (90.9%)" "$(cat "$W/cmp")"
