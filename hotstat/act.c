@@ -172,6 +172,25 @@ static void opener_free(struct hs_opener *o)
 
 /* --- warm --- */
 
+static int by_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* Distinct values of @v (sorted in place) */
+static uint64_t distinct(uint64_t *v, size_t n)
+{
+	uint64_t d = 0;
+	size_t i;
+
+	qsort(v, n, sizeof(*v), by_u64);
+	for (i = 0; i < n; i++)
+		d += !i || v[i] != v[i - 1];
+	return d;
+}
+
 struct warm_counts {
 	uint64_t cached, read, resident;	/* bytes */
 	uint64_t ranges, files, gone, unreadable, failed;
@@ -361,6 +380,7 @@ int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop)
 	struct hs_opener op;
 	struct hs_mount m;
 	uint64_t budget, last_ino = 0, shown = 0, u = HOT_FILE_UNTRACKED;
+	uint64_t *inos;		/* of the ranges warmed, for c.files */
 	size_t n, i;
 	char *buf;
 	int ret;
@@ -376,8 +396,11 @@ int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop)
 	if (ret)
 		return ret;
 	buf = malloc(CHUNK);
-	ret = buf ? opener_init(&op, &m) : hs_fail(HS_ERR, "out of memory");
+	inos = malloc((n ? n : 1) * sizeof(*inos));
+	ret = buf && inos ? opener_init(&op, &m) :
+	      hs_fail(HS_ERR, "out of memory");
 	if (ret) {
+		free(inos);
 		free(buf);
 		free(v);
 		return ret;
@@ -411,7 +434,6 @@ int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop)
 				break;
 			}
 			last_ino = op.ino;
-			c.files++;
 		}
 		end = r->start + r->len;
 		if (end > (uint64_t)op.st.st_size)
@@ -433,7 +455,7 @@ int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop)
 				continue;
 			}
 		}
-		c.ranges++;
+		inos[c.ranges++] = op.ino;
 		if (o->progress && mono_ns() - shown > PROGRESS_NS) {
 			warm_progress(&c, budget, false);
 			shown = mono_ns();
@@ -441,7 +463,9 @@ int hs_warm(const struct hs_warm_opts *o, volatile sig_atomic_t *stop)
 	}
 	if (o->progress && shown)
 		warm_progress(&c, budget, true);
+	c.files = distinct(inos, c.ranges);
 	opener_free(&op);
+	free(inos);
 	free(buf);
 	free(v);
 	if (ret)
