@@ -299,7 +299,7 @@ warmup() {
 			[ $m = cold ] ||
 				"$HS" --json warm --from "$heat" --bytes "${warm_mb}M" "$mnt2" 					> "$R/act/warm-$i.json"
 			t1=$EPOCHREALTIME
-			fio_run "$R/act/reread-$m-$i.json" --name=reread 				--directory="$mnt2/hot" --nrfiles="$nhot" --filesize=4M 				--size="${warm_mb}M" --rw=randread --bs=4k --direct=0 				--filename_format='f$filenum' --norandommap=0
+			fio_run "$R/act/reread-$m-$i.json" --name=reread 				--directory="$mnt2/hot" --nrfiles="$nhot" --filesize=4M 				--size="${warm_mb}M" --rw=randread --bs=4k --direct=0 				--filename_format='f$filenum' --norandommap=0 --invalidate=0
 			echo "warm_s=$(echo "$t1 - $t0" | bc -l)" > "$R/act/time-$m-$i.txt"
 			umount "$mnt2"
 		done
@@ -332,7 +332,7 @@ cached_reads() {
 			cat "$mnt2/c.dat" > /dev/null
 			fio_run "$R/act/cached-$m-$i.json" --name=cached \
 				--filename="$mnt2/c.dat" --size=64M --rw=randread --bs=4k \
-				--direct=0 --runtime="$runtime" --time_based
+				--direct=0 --invalidate=0 --runtime="$runtime" --time_based
 			umount "$mnt2"
 		done
 	done

@@ -180,10 +180,11 @@ struct hot_restore_args {
 #define HOT_RESTORE_ARGS_SIZE_VER0 64	/* sizeof first published struct */
 
 /*
- * Flags of an open file for FS_IOC_HOT_SET_FILE_FLAGS. HOT_FILE_UNTRACKED:
- * the reads, faults and direct writes issued through this open file are
- * not counted (a tool that warms the page cache reads without heating).
- * Buffered writes count at writeback, whichever file dirtied the pages.
+ * Flags of an open file for FS_IOC_HOT_SET_FILE_FLAGS and
+ * FS_IOC_HOT_GET_FILE_FLAGS. HOT_FILE_UNTRACKED: the reads, faults and
+ * direct writes issued through this open file are not counted (a tool
+ * that warms the page cache reads without heating). Buffered writes count
+ * at writeback, whichever file dirtied the pages.
  */
 #define HOT_FILE_UNTRACKED	(1ULL << 0)
 
@@ -213,5 +214,8 @@ struct hot_restore_args {
  * to the inode, and go with it at the last close.
  */
 #define FS_IOC_HOT_SET_FILE_FLAGS _IOW('f', 0x63, __u64)
+
+/* The hot tracking flags (HOT_FILE_*) of the open file, into the __u64 */
+#define FS_IOC_HOT_GET_FILE_FLAGS _IOR('f', 0x64, __u64)
 
 #endif /* _UAPI_LINUX_HOT_TRACKING_H */
