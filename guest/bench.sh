@@ -282,10 +282,16 @@ warmup() {
 	mkfs_quiet "$fs" "$dev2"
 	mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2"
 	mkdir "$mnt2/hot" "$mnt2/cold"
-	fio --output=/dev/null --eta=never --name=hot --directory="$mnt2/hot" 		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=write 		--bs=1M --direct=1 --filename_format='f$filenum'
-	fio --output=/dev/null --eta=never --name=cold --directory="$mnt2/cold" 		--nrfiles="$((4 * nhot))" --filesize=4M --size="$((4 * warm_mb))M" 		--rw=write --bs=1M --direct=1 --filename_format='f$filenum'
+	fio --output=/dev/null --eta=never --name=hot --directory="$mnt2/hot" \
+		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=write \
+		--bs=1M --direct=1 --filename_format='f$filenum'
+	fio --output=/dev/null --eta=never --name=cold --directory="$mnt2/cold" \
+		--nrfiles="$((4 * nhot))" --filesize=4M --size="$((4 * warm_mb))M" \
+		--rw=write --bs=1M --direct=1 --filename_format='f$filenum'
 	# The heat: the hot set read over and over, the cold data once
-	fio --output=/dev/null --eta=never --name=heat --directory="$mnt2/hot" 		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=read 		--bs=1M --direct=1 --loops=8 --filename_format='f$filenum'
+	fio --output=/dev/null --eta=never --name=heat --directory="$mnt2/hot" \
+		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=read \
+		--bs=1M --direct=1 --loops=8 --filename_format='f$filenum'
 	sysctl_set hot-update-delay 1
 	sleep 3
 	"$HS" save "$mnt2" "$heat" > /dev/null
@@ -297,9 +303,14 @@ warmup() {
 			mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2"
 			t0=$EPOCHREALTIME
 			[ $m = cold ] ||
-				"$HS" --json warm --from "$heat" --bytes "${warm_mb}M" "$mnt2" 					> "$R/act/warm-$i.json"
+				"$HS" --json warm --from "$heat" --bytes "${warm_mb}M" \
+					"$mnt2" > "$R/act/warm-$i.json"
 			t1=$EPOCHREALTIME
-			fio_run "$R/act/reread-$m-$i.json" --name=reread 				--directory="$mnt2/hot" --nrfiles="$nhot" --filesize=4M 				--size="${warm_mb}M" --rw=randread --bs=4k --direct=0 				--filename_format='f$filenum' --norandommap=0 --invalidate=0
+			# fio must not drop the cache first (--invalidate)
+			fio_run "$R/act/reread-$m-$i.json" --name=reread \
+				--directory="$mnt2/hot" --nrfiles="$nhot" --filesize=4M \
+				--size="${warm_mb}M" --rw=randread --bs=4k --direct=0 \
+				--filename_format='f$filenum' --norandommap=0 --invalidate=0
 			echo "warm_s=$(echo "$t1 - $t0" | bc -l)" > "$R/act/time-$m-$i.txt"
 			umount "$mnt2"
 		done
@@ -315,7 +326,8 @@ cached_reads() {
 	say "bench: cached 4 KiB reads on $fs: untracked, hot_track, hot_track=logical"
 	mkfs_quiet "$fs" "$dev2"
 	mount -t "$fs" "$dev2" "$mnt2"
-	fio --output=/dev/null --eta=never --name=layout --filename="$mnt2/c.dat" 		--size=64M --rw=write --bs=1M --end_fsync=1
+	fio --output=/dev/null --eta=never --name=layout --filename="$mnt2/c.dat" \
+		--size=64M --rw=write --bs=1M --end_fsync=1
 	umount "$mnt2"
 	for i in $(seq 1 "$act_pairs"); do
 		case $((i % 3)) in
