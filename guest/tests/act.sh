@@ -195,6 +195,21 @@ ok $? "warm: nothing read out of the mount or under another one (20 ranges gone)
 umount "$mnt/d"
 ok $(( $(resident d/hot1.img) != 0 )) "warm: the hidden files stayed out of the cache"
 
+# ^C: a warm-up of 1 GiB (of holes: fast, but not a second's work in a
+# debug guest) stopped after a second says what it did and exits 1
+truncate -s 1G "$mnt/sparse.img"
+fio --name=touch --filename="$mnt/sparse.img" --rw=read:1020k --bs=4k \
+	--direct=1 --size=1G --output=/dev/null
+sleep 2
+drop_caches
+rc=0
+timeout -s INT 1 "$HS" warm --bytes 1G "$mnt" > "$W/out" 2> "$W/err" || rc=$?
+ok $(( rc != 1 || $(grep -c "interrupted" "$W/err") != 1 ||
+       $(grep -c " of 1 GiB cached" "$W/out") != 1 )) \
+	"warm: ^C stops it, with the summary of what it did and exit 1" \
+	"exit $rc" "$(cat "$W/out")" "$(cat "$W/err")"
+rm "$mnt/sparse.img"
+
 check "warm --bytes 0" 2 "$HS" warm --bytes 0 "$mnt"
 check "warm --bytes -5" 2 "$HS" warm --bytes -5 "$mnt"
 check "warm --bytes garbage" 2 "$HS" warm --bytes lots "$mnt"
