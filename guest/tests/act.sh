@@ -203,7 +203,7 @@ fio --name=touch --filename="$mnt/sparse.img" --rw=read:1020k --bs=4k \
 sleep 2
 drop_caches
 rc=0
-timeout -s INT 1 "$HS" warm --bytes 1G "$mnt" > "$W/out" 2> "$W/err" || rc=$?
+timeout --preserve-status -s INT 1 "$HS" warm --bytes 1G "$mnt" > "$W/out" 2> "$W/err" || rc=$?
 ok $(( rc != 1 || $(grep -c "interrupted" "$W/err") != 1 ||
        $(grep -c " of 1 GiB cached" "$W/out") != 1 )) \
 	"warm: ^C stops it, with the summary of what it did and exit 1" \
