@@ -490,6 +490,7 @@ static int by_place(const void *a, const void *b)
 struct unit {
 	const struct hot_record *r;
 	uint64_t bytes;		/* of the range, within the file */
+	uint64_t size;		/* of the file; 0 if it cannot be opened */
 	double score;		/* temperature per byte */
 	bool chosen;
 };
@@ -594,13 +595,12 @@ int hs_advise(const char *mount, uint64_t fast, bool json)
 		goto out;
 	for (i = 0; i < n; i++) {
 		const struct hot_record *r = &v[i];
-		uint64_t bytes = r->len;
+		uint64_t bytes = r->len, size = 0;
 
 		reads += r->num_reads;
 		writes += r->num_writes;
 		if (opener_get(&op, r) >= 0) {
-			uint64_t size = op.st.st_size;
-
+			size = op.st.st_size;
 			if (r->start >= size)
 				continue;	/* truncated since */
 			if (bytes > size - r->start)
@@ -610,6 +610,7 @@ int hs_advise(const char *mount, uint64_t fast, bool json)
 		}
 		u[nu].r = r;
 		u[nu].bytes = bytes;
+		u[nu].size = size;
 		u[nu].score = (double)r->temp / bytes;
 		nu++;
 	}
@@ -628,12 +629,10 @@ int hs_advise(const char *mount, uint64_t fast, bool json)
 			picks[np].first = i;
 			picks[np].range = u[i].r->len;
 			picks[np].path = hs_paths_lookup(op.paths, u[i].r->ino);
-			if (opener_get(&op, u[i].r) >= 0) {
-				picks[np].size = op.st.st_size;
-				picks[np].nranges = (op.st.st_size +
-						     u[i].r->len - 1) /
-						    u[i].r->len;
-			}
+			/* The size the first loop saw: no second open */
+			picks[np].size = u[i].size;
+			picks[np].nranges = (u[i].size + u[i].r->len - 1) /
+					    u[i].r->len;
 			np++;
 		}
 		picks[j].bytes += u[i].bytes;
