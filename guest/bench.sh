@@ -21,10 +21,11 @@
 #   BENCH_SIZE        file of the random workloads [256M]
 #   BENCH_SEQ_SIZE    file read once by seqread [512M]
 #   BENCH_SCALE       tracked range counts of the scaling part, ascending
-#                     ("" skips it) [1000 100000 1000000]
+#                     ("" skips it) [1000 100000 1000000 10000000]
 #   BENCH_SCALE_FS    file system of the scaling and memory parts [ext4]
 #   BENCH_SCALE_READS timed reads per file and range count [40000]
 #   BENCH_SCALE_HOT   ranges of the hot set timed among the N [1000]
+#   BENCH_SCALE_RUNS  timed runs of each, for the spread [3]
 #   BENCH_MEM_FILES   files of the memory-per-inode part (0 skips) [20000]
 #   BENCH_PERSIST_FILES, BENCH_PERSIST_RANGES
 #                     files, and ranges per file, whose heat the persistence
@@ -33,6 +34,9 @@
 #                     parts (0 skips both) [3]
 #   BENCH_WARM_MB     MiB of the hot set the warm-up part re-reads, in
 #                     files of 4 MiB, beside 4 times as much cold data [64]
+#   BENCH_DEV, BENCH_DEV2
+#                     the two disks [/dev/vda /dev/vdb]; /dev/ram0 and
+#                     /dev/ram1 (brd) for the instruction-counting clock
 #   HOT_GUEST_BIN     where fsmark and hotscale are [build/guest/bench]
 set -euo pipefail
 TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -46,17 +50,19 @@ fses=${BENCH_FSES-btrfs ext4 xfs}
 workloads=${BENCH_WORKLOADS-randread randwrite bufwrite seqread fsmark}
 size=${BENCH_SIZE:-256M}
 seq_size=${BENCH_SEQ_SIZE:-512M}
-scale=${BENCH_SCALE-1000 100000 1000000}
+scale=${BENCH_SCALE-1000 100000 1000000 10000000}
 scale_fs=${BENCH_SCALE_FS:-ext4}
 scale_reads=${BENCH_SCALE_READS:-40000}
 scale_hot=${BENCH_SCALE_HOT:-1000}
+scale_runs=${BENCH_SCALE_RUNS:-3}
 mem_files=${BENCH_MEM_FILES:-20000}
 persist_files=${BENCH_PERSIST_FILES:-100000}
 persist_ranges=${BENCH_PERSIST_RANGES:-10}
 act_pairs=${BENCH_ACT_PAIRS:-3}
 warm_mb=${BENCH_WARM_MB:-64}
 HS=$TOP/build/guest/hotstat
-dev=/dev/vda dev2=/dev/vdb mnt=/tmp/mnt mnt2=/tmp/mnt2
+dev=${BENCH_DEV:-/dev/vda} dev2=${BENCH_DEV2:-/dev/vdb}
+mnt=/tmp/mnt mnt2=/tmp/mnt2
 
 say() { echo "hot-guest: $*" 2>/dev/null > /dev/kmsg || echo "hot-guest: $*"; }
 trap 'say "bench: failed at line $LINENO: $BASH_COMMAND"' ERR
@@ -207,16 +213,39 @@ scaling() {
 	for n in $scale; do
 		"$BIN/hotscale" touch "$mnt/sparse" "$prev" "$n" > "$R/scale/touch-$n.txt"
 		slab "scale-$n"
-		"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
-			> "$R/scale/time-$n.txt"
-		say "bench: scaling: $n ranges: $(<"$R/scale/time-$n.txt")"
-		# The same with the reads on a hot set of ranges among the N
-		"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
-			"$((n < scale_hot ? n : scale_hot))" > "$R/scale/hot-$n.txt"
-		say "bench: scaling: $n ranges, hot set: $(<"$R/scale/hot-$n.txt")"
+		for i in $(seq 1 "$scale_runs"); do
+			"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
+				> "$R/scale/time-$n-$i.txt"
+			say "bench: scaling: $n ranges: $(<"$R/scale/time-$n-$i.txt")"
+			# The same with the reads on a hot set of ranges among the N
+			"$BIN/hotscale" time "$mnt/sparse" "$mnt2/sparse" "$n" "$scale_reads" 1000 \
+				"$((n < scale_hot ? n : scale_hot))" > "$R/scale/hot-$n-$i.txt"
+			say "bench: scaling: $n ranges, hot set: $(<"$R/scale/hot-$n-$i.txt")"
+		done
+		update_time "$n"
 		prev=$n
 	done
 	umount "$mnt" "$mnt2"
+}
+
+# One periodic update of the items of N ranges, timed by its hot_map_update
+# trace event: the worker's CPU time per update
+update_time() { # update_time N
+	local t=/sys/kernel/tracing
+	[ -e $t/trace ] || mount -t tracefs nodev $t 2>/dev/null || return 0
+	[ -e $t/events/hot_tracking/hot_map_update/enable ] || return 0
+	echo > $t/trace
+	echo 1 > $t/events/hot_tracking/hot_map_update/enable
+	sysctl_set hot-update-delay 1
+	for _ in $(seq 120); do
+		! grep -q duration_ns $t/trace || break
+		sleep 1
+	done
+	sysctl_set hot-update-delay 604800
+	echo 0 > $t/events/hot_tracking/hot_map_update/enable
+	grep -m1 -o 'inodes [0-9]* ranges [0-9]* bytes [0-9]* duration_ns [0-9]*' $t/trace |
+		sed -E 's/([a-z_]+) ([0-9]+)/\1=\2/g' > "$R/scale/update-$1.txt" || true
+	say "bench: scaling: $1 ranges, one update: $(<"$R/scale/update-$1.txt")"
 }
 
 # Memory per tracked inode: MEM_FILES small files, each read once on an
@@ -350,6 +379,8 @@ cached_reads() {
 	done
 }
 
+max_scale=0
+for n in $scale; do max_scale=$n; done
 mkdir -p "$R/raw" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 {
 	echo "mode=$mode"
@@ -369,6 +400,8 @@ mkdir -p "$R/raw" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 	echo "scale=$scale"
 	echo "scale_fs=$scale_fs"
 	echo "scale_reads=$scale_reads"
+	echo "scale_runs=$scale_runs"
+	echo "dev=$dev $dev2"
 	echo "mem_files=$mem_files"
 	echo "persist_files=$persist_files"
 	echo "persist_ranges=$persist_ranges"
@@ -384,7 +417,7 @@ if [ "$mode" = ab ]; then
 	# update, no cap below the largest range count
 	sysctl_set hot-update-delay 604800
 	sysctl_set hot-kick-time 604800
-	sysctl_set hot-max-items 4194304
+	sysctl_set hot-max-items $((max_scale * 2 > 4194304 ? max_scale * 2 : 4194304))
 	sysctl_set hot-max-kbytes 1073741824
 	# Memory first: the scaling's million items are freed slowly (RCU)
 	[ "$mem_files" -eq 0 ] || memory

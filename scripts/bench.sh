@@ -14,6 +14,16 @@
 # The guests keep their TSC clock (boot.sh --clock tsc): the tests' HPET
 # clock turns every clock_gettime() of fio into an emulated MMIO read.
 #
+# Clock: by default the guests run with QEMU's instruction-counting clock
+# (boot.sh --icount): their time is the instructions they execute, 1 ns
+# each, so that two runs of the same work take the same time within a few
+# parts in 10,000 whatever the host does; the wall clock of a TCG guest
+# spreads by 10-20%. Their disks are then RAM disks in the guest (brd): a
+# virtio disk's I/O is a wait, which that clock skips to the next timer,
+# a RAM disk's is work. What the figures leave out is memory latency: a
+# cache miss costs no more than a hit. BENCH_CLOCK=wall boots as before
+# (virtio disks in host RAM, the host's clock).
+#
 # Environment:
 #   NO_BUILD=1 or BENCH_SKIP_BUILD=1
 #                       skip setup.sh, tree.sh sync and the kernel builds
@@ -27,9 +37,13 @@
 #                       meaningless)
 #   BENCH_OUT           results of the boots [build/run/bench]: OUT/patched,
 #                       OUT/vanilla
-#   BENCH_DISK_DIR      where the disk images go [/dev/shm if it has room]
+#   BENCH_CLOCK         icount (instruction counting, RAM disks) or wall
+#                       [icount]
+#   BENCH_DISK_DIR      where the disk images go, wall clock only [/dev/shm
+#                       if it has room]
 #   BENCH_DISK_SIZE     size of each of the two disks [4G]
-#   BENCH_MEM           guest memory [2G; 4G for the test profile]
+#   BENCH_MEM           guest memory [2G; 8G with the RAM disks; 4G more
+#                       for the test profile]
 #   BENCH_TIMEOUT       seconds per boot [5400]
 #   BENCH_RESULTS       where the report goes [bench/results]
 #   V=1                 show the guest console live
@@ -46,12 +60,18 @@ profile=${BENCH_PROFILE:-bench}
 out=${BENCH_OUT:-$BUILD/run/bench}
 disk_size=${BENCH_DISK_SIZE:-4G}
 timeout=${BENCH_TIMEOUT:-5400}
-mem=${BENCH_MEM:-2G}
+clock=${BENCH_CLOCK:-icount}
+case $clock in
+icount) mem=${BENCH_MEM:-8G} ;;
+wall) mem=${BENCH_MEM:-2G} ;;
+*) die "BENCH_CLOCK: icount or wall" ;;
+esac
 boots=${BENCH_BOOTS:-3}
 boot_runs=${BENCH_BOOT_RUNS:-2}
 [[ $boots =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS: a number of boot pairs, at least 1"
 [[ $boot_runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOT_RUNS: a number of runs, at least 1"
-[ "$profile" != test ] || mem=${BENCH_MEM:-4G}
+[ "$profile" != test ] || [ -n "${BENCH_MEM:-}" ] ||
+	mem=$(( $(numfmt --from=iec "$mem") / 1073741824 + 4 ))G
 start=$(date +%s)
 
 if [ "${NO_BUILD:-0}" != 1 ] && [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
@@ -75,7 +95,9 @@ done
 
 # The disks live in host RAM, if there is room for two of them
 disk_dir=${BENCH_DISK_DIR:-}
-if [ -z "$disk_dir" ]; then
+if [ "$clock" = icount ]; then
+	disk_dir=
+elif [ -z "$disk_dir" ]; then
 	need_kb=$(( $(numfmt --from=iec "$disk_size") * 2 / 1024 ))
 	avail_kb=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')
 	if [ -n "$avail_kb" ] && [ "$avail_kb" -ge "$need_kb" ]; then
@@ -88,7 +110,7 @@ fi
 guest_env=(env)
 for v in BENCH_PAIRS BENCH_RUNTIME BENCH_FILES BENCH_FSES BENCH_WORKLOADS \
 	 BENCH_SIZE BENCH_SEQ_SIZE BENCH_SCALE BENCH_SCALE_FS BENCH_SCALE_READS \
-	 BENCH_SCALE_HOT \
+	 BENCH_SCALE_HOT BENCH_SCALE_RUNS \
 	 BENCH_MEM_FILES BENCH_PERSIST_FILES BENCH_PERSIST_RANGES \
 	 BENCH_ACT_PAIRS BENCH_WARM_MB; do
 	[ -z "${!v+x}" ] || guest_env+=("$v=${!v}")
@@ -96,12 +118,18 @@ done
 
 boot() { # boot NAME PROFILE MODE [VAR=VALUE...]: VARs for the guest
 	local dir=$out/$1 rc=0
-	local cmd=("$TOP/scripts/boot.sh" --profile "$2" --disks 2 --disk-size "$disk_size"
-		--mem "$mem" --timeout "$timeout" --out "$dir"
-		--append "slab_nomerge kunit.enable=0" --clock tsc)
-	[ -z "$disk_dir" ] || cmd+=(--disk-dir "$disk_dir")
-	cmd+=(-- "${guest_env[@]}" "BENCH_MODE=$3" "${@:4}" "HOT_GUEST_BIN=$BUILD/guest/bench"
-		guest/bench.sh)
+	local cmd=("$TOP/scripts/boot.sh" --profile "$2" --mem "$mem" --timeout "$timeout"
+		--out "$dir") disks=()
+	if [ "$clock" = icount ]; then
+		cmd+=(--icount --append "slab_nomerge kunit.enable=0 brd.rd_nr=2 brd.rd_size=$(( $(numfmt --from=iec "$disk_size") / 1024 ))")
+		disks=(BENCH_DEV=/dev/ram0 BENCH_DEV2=/dev/ram1)
+	else
+		cmd+=(--disks 2 --disk-size "$disk_size" --clock tsc
+			--append "slab_nomerge kunit.enable=0")
+		[ -z "$disk_dir" ] || cmd+=(--disk-dir "$disk_dir")
+	fi
+	cmd+=(-- "${guest_env[@]}" "${disks[@]}" "BENCH_MODE=$3" "${@:4}"
+		"HOT_GUEST_BIN=$BUILD/guest/bench" guest/bench.sh)
 	mkdir -p "$dir"
 	log "$1 kernel (build/obj-$2), mode $3: console log in ${dir#"$TOP"/}/console.log"
 	# boot.sh's own messages (the acceleration used) for the report
@@ -139,4 +167,4 @@ done
 
 log "report (the whole bench took $(( $(date +%s) - start ))s)"
 python3 "$TOP/scripts/bench-report.py" --results "${BENCH_RESULTS:-$TOP/bench/results}" \
-	--profile "$profile" --seconds "$(( $(date +%s) - start ))" "${runs[@]}"
+	--profile "$profile" --clock "$clock" --seconds "$(( $(date +%s) - start ))" "${runs[@]}"
