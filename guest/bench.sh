@@ -233,16 +233,16 @@ scaling() {
 update_time() { # update_time N
 	local t=/sys/kernel/tracing
 	[ -e $t/trace ] || mount -t tracefs nodev $t 2>/dev/null || return 0
-	[ -e $t/events/hot_tracking/hot_map_update/enable ] || return 0
+	[ -e $t/events/hot_track/hot_map_update/enable ] || return 0
 	echo > $t/trace
-	echo 1 > $t/events/hot_tracking/hot_map_update/enable
+	echo 1 > $t/events/hot_track/hot_map_update/enable
 	sysctl_set hot-update-delay 1
 	for _ in $(seq 120); do
 		! grep -q duration_ns $t/trace || break
 		sleep 1
 	done
 	sysctl_set hot-update-delay 604800
-	echo 0 > $t/events/hot_tracking/hot_map_update/enable
+	echo 0 > $t/events/hot_track/hot_map_update/enable
 	grep -m1 -o 'inodes [0-9]* ranges [0-9]* bytes [0-9]* duration_ns [0-9]*' $t/trace |
 		sed -E 's/([a-z_]+) ([0-9]+)/\1=\2/g' > "$R/scale/update-$1.txt" || true
 	say "bench: scaling: $1 ranges, one update: $(<"$R/scale/update-$1.txt")"

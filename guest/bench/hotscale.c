@@ -9,8 +9,11 @@
  *       READS random 4 KiB O_DIRECT reads at offsets i MiB, i < N, on each
  *       file, in batches of BATCH alternating between the two files; prints
  *       the median ns per read of each and the median of the per-batch
- *       differences (the hook cost). With HOT, the reads go to HOT ranges
- *       spread evenly over the N (a hot set among many tracked ranges)
+ *       differences (the hook cost), in the guest's time (all the work the
+ *       guest does meanwhile: diff_ns) and in the CPU time of the reading
+ *       thread (the I/O path's own: diff_cpu_ns). With HOT, the reads go to
+ *       HOT ranges spread evenly over the N (a hot set among many tracked
+ *       ranges)
  *   hotscale readall DIR
  *       read every regular file of DIR once (buffered); also prints how many
  *       nodes an xarray indexed by their inode numbers has (xa_nodes)
@@ -36,12 +39,17 @@
 #define BS 4096
 #define RANGE (1ULL << 20)
 
-static uint64_t ns(void)
+static uint64_t clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int open_direct(const char *path)
@@ -109,14 +117,19 @@ static int touch(char **argv)
 	return 0;
 }
 
-static double batch(int fd, void *buf, uint64_t n, uint64_t hot, int count)
+/* ns per read of a batch, in the guest's time; *cpu in the thread's CPU time */
+static double batch(int fd, void *buf, uint64_t n, uint64_t hot, int count,
+		    double *cpu)
 {
-	uint64_t t0 = ns(), step = n / hot;
+	uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), t0 = ns();
+	uint64_t step = n / hot;
 	int i;
 
 	for (i = 0; i < count; i++)
 		rd(fd, buf, next() % hot * step);
-	return (double)(ns() - t0) / count;
+	t0 = ns() - t0;
+	*cpu = (double)(clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / count;
+	return (double)t0 / count;
 }
 
 static int timing(char **argv)
@@ -128,32 +141,37 @@ static int timing(char **argv)
 	int nb = reads / size, i;
 	double *t = calloc(nb, sizeof(double)), *u = calloc(nb, sizeof(double));
 	double *d = calloc(nb, sizeof(double));
+	double *tc = calloc(nb, sizeof(double)), *uc = calloc(nb, sizeof(double));
+	double *dc = calloc(nb, sizeof(double)), cpu;
 	void *buf = buffer();
 	uint64_t seed;
 
-	if (nb < 1 || !t || !u || !d || hot < 1 || hot > n)
+	if (nb < 1 || !t || !u || !d || !tc || !uc || !dc || hot < 1 || hot > n)
 		return 2;
 	/* Warm up both: the first batches pay for cold caches */
-	batch(ft, buf, n, hot, size);
-	batch(fu, buf, n, hot, size);
+	batch(ft, buf, n, hot, size, &cpu);
+	batch(fu, buf, n, hot, size, &cpu);
 	for (i = 0; i < nb; i++) {
 		/* The same offsets on both files; which goes first alternates */
 		seed = rng;
 		if (i % 2) {
-			u[i] = batch(fu, buf, n, hot, size);
+			u[i] = batch(fu, buf, n, hot, size, &uc[i]);
 			rng = seed;
-			t[i] = batch(ft, buf, n, hot, size);
+			t[i] = batch(ft, buf, n, hot, size, &tc[i]);
 		} else {
-			t[i] = batch(ft, buf, n, hot, size);
+			t[i] = batch(ft, buf, n, hot, size, &tc[i]);
 			rng = seed;
-			u[i] = batch(fu, buf, n, hot, size);
+			u[i] = batch(fu, buf, n, hot, size, &uc[i]);
 		}
 		d[i] = t[i] - u[i];
+		dc[i] = tc[i] - uc[i];
 	}
 	printf("n=%llu hot=%llu batches=%d batch=%ld diff_ns=%.1f",
 	       (unsigned long long)n, (unsigned long long)hot, nb, size,
 	       median(d, nb));
-	printf(" tracked_ns=%.1f untracked_ns=%.1f\n", median(t, nb), median(u, nb));
+	printf(" tracked_ns=%.1f untracked_ns=%.1f", median(t, nb), median(u, nb));
+	printf(" diff_cpu_ns=%.1f tracked_cpu_ns=%.1f untracked_cpu_ns=%.1f\n",
+	       median(dc, nb), median(tc, nb), median(uc, nb));
 	return 0;
 }
 
