@@ -16,6 +16,7 @@
 #                      /dev/shm: disks in host RAM), removed when QEMU is done
 #                      (default: DIR/disks of --out, kept)
 #     --mem SIZE       guest memory (default 4G: KASAN)
+#     --cpus N         vCPUs (default 2)
 #     --out DIR        results directory, wiped first (default build/run/last)
 #     --append ARGS    extra kernel command line
 #     --clock tsc      under TCG, let the guest keep its TSC clocksource
@@ -62,7 +63,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 profile=test kernel="" timeout="" ndisks=0 disk_size=2G mem=4G
-out=$BUILD/run/last append='' disk_dir='' clock='' images=() icount=0
+out=$BUILD/run/last append='' disk_dir='' clock='' images=() icount=0 cpus=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--profile) profile=$2; shift 2 ;;
@@ -73,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--disk-dir) disk_dir=$2; shift 2 ;;
 	--disk-image) images+=("$2"); shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--clock) clock=$2; shift 2 ;;
@@ -87,6 +89,7 @@ done
 [[ ${timeout:-0} =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
 case $clock in ''|tsc) ;; *) die "--clock: only tsc" ;; esac
 [[ $ndisks =~ ^[0-9]+$ ]] && [ "$ndisks" -le 20 ] || die "--disks wants 0..20"
+[[ $cpus =~ ^[1-9][0-9]*$ ]] || die "--cpus wants a number of vCPUs"
 kernel=${kernel:-$BUILD/obj-$profile/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel at $kernel (build it: scripts/build.sh $profile)"
 [ -x "$BUILD/guest/poweroff" ] || "$TOP/scripts/build-guest.sh" --poweroff-only
@@ -129,7 +132,7 @@ qemu() {
 	extra=("$@")
 	local chardev=stdio,id=con,logfile=$dir/console.log
 	# shellcheck disable=SC2054 # commas belong to QEMU options
-	local args=(-machine pc -smp 2 -m "$mem" "${accel[@]}"
+	local args=(-machine pc -smp "$cpus" -m "$mem" "${accel[@]}"
 		-kernel "$kernel" -append "$(cmdline "${accel[@]}")"
 		-nodefaults -no-user-config -display none -vga none -no-reboot
 		-fsdev "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap"
