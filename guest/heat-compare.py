@@ -6,8 +6,8 @@ same mount before an unmount (or a reboot) and after 'hotstat restore':
     heat-compare.py WHAT BEFORE.json AFTER.json
 
 Prints 'ok - ...' or 'not ok - ...' lines: the same items, in the same
-order (of those that were not equally hot), with the same counts and
-bytes, and none warmer than it was.
+order (of those in different temperature buckets), with the same counts
+and bytes, and none warmer than it was.
 """
 import json, sys
 
@@ -16,8 +16,9 @@ what, before, after = sys.argv[1], sys.argv[2], sys.argv[3]
 def t(cond, name, diag=None):
     print(('ok - ' if cond else 'not ok - ') + f'{what}: {name}')
     if not cond and diag is not None:
-        for l in json.dumps(diag, indent=1).splitlines()[:40]:
-            print(l)
+        for k, v in (diag.items() if isinstance(diag, dict)
+                     else [('diag', diag)]):
+            print(f'{k}: {json.dumps(v)}')
 
 def load(f):
     try:
@@ -31,18 +32,21 @@ t(b is not None and a is not None, 'both lists parse')
 if b is not None and a is not None:
     key = lambda i: (i['inode'], i.get('offset', 0))
     t(len(b) > 0, f'{len(b)} items before the unmount')
-    # The kernel lists by temperature; items equally hot (written once
-    # each, say) come in no particular order, before and after alike
+    # The kernel lists by temperature bucket, the top 8 bits of the
+    # temperature; the items of one bucket (written once each, say) come
+    # in no particular order (include/uapi/linux/hot_tracking.h)
+    bucket = lambda i: i['temp'] >> 24
     pos = {key(i): n for n, i in enumerate(a)}
-    swapped = [(x['path'], x.get('offset'), y['path'], y.get('offset'))
+    swapped = [(x['path'], x.get('offset'), x['temp'],
+                y['path'], y.get('offset'), y['temp'])
                for x in b for y in b
-               if x['temp'] > y['temp'] and key(x) in pos and key(y) in pos
+               if bucket(x) > bucket(y) and key(x) in pos and key(y) in pos
                and pos[key(x)] > pos[key(y)]]
     t(sorted(map(key, b)) == sorted(map(key, a)) and not swapped,
       f'the same {len(b)} items in the same order',
-      {'before': [(i['path'], i.get('offset')) for i in b],
-       'after': [(i['path'], i.get('offset')) for i in a],
-       'swapped': swapped[:5]})
+      {'swapped': swapped[:5],
+       'before': [(i['path'], i.get('offset'), i['temp']) for i in b],
+       'after': [(i['path'], i.get('offset'), i['temp']) for i in a]})
     count = lambda i: (i['reads'], i['writes'], i['read_bytes'],
                        i['write_bytes'], i['generation'])
     am = {key(i): i for i in a}
