@@ -7,6 +7,8 @@
 #     bench    no debug options: guest + bench + hot fragments
 #     vanilla  guest + bench fragments, from the pristine 'base' tree
 #              (a worktree)
+#     profile  bench with the ftrace function profiler: guest + bench +
+#              profile + hot fragments (scripts/profile.sh)
 #
 # The fragments in configs/ are merged onto tinyconfig; the build fails if any
 # option of a fragment did not end up in .config with the value asked for.
@@ -18,6 +20,7 @@ case $profile in
 test) frags=(guest debug hot) src=$TREE ;;
 bench) frags=(guest bench hot) src=$TREE ;;
 vanilla) frags=(guest bench) src=$BUILD/linux-vanilla ;;
+profile) frags=(guest bench profile hot) src=$TREE ;;
 *) die "unknown profile $profile" ;;
 esac
 obj=$BUILD/obj-$profile
