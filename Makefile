@@ -8,6 +8,10 @@
 #   make bench    benchmark: hot_track on/off, unpatched kernel, scaling,
 #                 memory; tables in bench/results/ (NO_BUILD=1 BENCH_PAIRS=...
 #                 see scripts/bench.sh)
+#   make profile  where a tracked read's time goes: the ftrace function
+#                 profiler under the instruction-counting clock
+#                 (build/obj-profile; NO_BUILD=1 PROFILE_SAVE=1 see
+#                 scripts/profile.sh)
 #   make lint     checkpatch --strict, every prefix of the series builds,
 #                 sparse, W=1 and kernel-doc on what the series touches
 #                 (make test runs all but the prefix builds; scripts/lint.sh)
@@ -25,7 +29,7 @@
 #   make clean    remove run results, guest programs, disks and the KVM probe
 #                 result; the tree and kernel builds stay
 #                 (make clean-kernel removes build/obj-*)
-.PHONY: test demo bench lint kunit fstests sync export kernel guest boot clean clean-kernel
+.PHONY: test demo bench profile lint kunit fstests sync export kernel guest boot clean clean-kernel
 
 test:
 	scripts/run-tests.sh
@@ -35,6 +39,9 @@ demo:
 
 bench:
 	scripts/bench.sh
+
+profile:
+	scripts/profile.sh
 
 lint:
 	scripts/lint.sh

@@ -64,19 +64,28 @@ else
 	mk olddefconfig >/dev/null
 fi
 
-bad=0
+# Each option as the last fragment that sets it asks, as merge_config.sh
+# merges them
+declare -A want=()
+order=()
 for f in "${files[@]}"; do
 	while IFS= read -r line; do
-		sym=${line%%=*} val=${line#*=}
-		if [ "$val" = n ]; then
-			grep -q "^$sym=" "$obj/.config" && { echo "config: $sym=n did not take" >&2; bad=1; }
-		else
-			grep -qx "$line" "$obj/.config" || {
-				echo "config: $line did not take (got: $(grep "^$sym=\|^# $sym " "$obj/.config" || echo unset))" >&2
-				bad=1
-			}
-		fi
+		sym=${line%%=*}
+		[ -n "${want[$sym]+x}" ] || order+=("$sym")
+		want[$sym]=$line
 	done < "$f"
+done
+bad=0
+for sym in "${order[@]}"; do
+	line=${want[$sym]} val=${want[$sym]#*=}
+	if [ "$val" = n ]; then
+		grep -q "^$sym=" "$obj/.config" && { echo "config: $sym=n did not take" >&2; bad=1; }
+	else
+		grep -qx "$line" "$obj/.config" || {
+			echo "config: $line did not take (got: $(grep "^$sym=\|^# $sym " "$obj/.config" || echo unset))" >&2
+			bad=1
+		}
+	fi
 done
 [ $bad -eq 0 ] || die "config fragments did not apply"
 
