@@ -14,7 +14,6 @@
 #   PROFILE_RUNTIME  seconds of each fio run [3]
 #   PROFILE_FUNCS    the functions, one run each [see below]
 set -euo pipefail
-TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 R=${HOT_RESULTS:-/tmp/results}/profile
 fs=${PROFILE_FS:-ext4} dev=${PROFILE_DEV:-/dev/ram0}
 runtime=${PROFILE_RUNTIME:-3} mnt=/tmp/mnt
