@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # hotstat against a tracked mount (see guest/run-tests.sh for the
 # environment): a workload with a known skew, then hotstat's output and exit
-# statuses. TAP 13 on stdout.
+# statuses; on ext4, hot_track as a default mount option of the superblock.
+# TAP 13 on stdout.
 #
 #   HOT_DEV on HOT_MNT with hot_track: cold/file0..11 written once (O_DIRECT),
 #   hot/file0..2 read over and over (O_DIRECT), big.img (16 MiB) of which
@@ -214,3 +215,27 @@ check "top with an unlinked file" 0 "$HS" --color never top -n 0 "$mnt"
 grep -q "(inode $uino, no path)" "$W/out"
 ok $? "top: the unlinked file shows its inode number" "$(cat "$W/out")"
 exec 3<&-
+
+# --- ext4: hot_track among the superblock's default mount options ---
+if [ "$fs" = ext4 ]; then
+	echo "# ${SECONDS}s: ext4: hot_track as a default mount option"
+	umount "$mnt"
+	tune2fs -E mount_opts=hot_track "$dev" > "$W/out" 2>&1
+	ok $? "tune2fs -E mount_opts=hot_track" "$(cat "$W/out")"
+	mount -t ext4 "$dev" "$mnt"
+	ok $? "mount with no options"
+	grep -q "^$dev $mnt ext4 .*\bhot_track\b" /proc/mounts
+	ok $? "/proc/mounts says hot_track" "$(grep " $mnt " /proc/mounts)"
+	cat "$mnt/hot/file1" > /dev/null
+	check "top: the default option tracks" 0 "$HS" --json top -n 0 "$mnt"
+	grep -q '"tracked":[1-9]' "$W/out"
+	ok $? "top: the file read is tracked" "$(cat "$W/out")"
+	umount "$mnt"
+	mount -t ext4 -o nohot_track "$dev" "$mnt"
+	ok $? "mount -o nohot_track"
+	check "top: nohot_track wins over the default" 3 "$HS" top "$mnt"
+	umount "$mnt"
+	tune2fs -E mount_opts= "$dev" > /dev/null 2>&1
+	mount -t ext4 "$dev" "$mnt"
+	check "top: the default cleared" 3 "$HS" top "$mnt"
+fi
