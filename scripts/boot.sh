@@ -112,13 +112,22 @@ touch "$out/.hot-run"
 # The root is mounted cache=loose: the host's / is not supposed to change
 # under a running guest, and without a page cache every exec reads its
 # binary and libraries over 9p again (~10x slower under TCG).
+#
+# Under TCG (-cpu max emulates LA57) the guest boots with 4-level paging,
+# no5lvl: with 5-level paging, an interrupt that comes while identify_cpu()
+# has cleared the boot CPU's capabilities makes KASAN take the 5-level
+# direct map for addresses without shadow, and report a wild-memory-access
+# in handle_edge_irq() (seen twice in early boot, before any of the
+# series runs; the race is x86's, not the series'). The icount boots of
+# the benchmark (no KASAN) keep the CPU as they were measured.
 cmdline() { # cmdline ACCEL_ARGS... -> the kernel command line
-	local tsc=
+	local tsc='' paging=''
 	[[ " $* " != *" tcg "* ]] || [ "$clock" = tsc ] || tsc=tsc=unstable
+	[[ " $* " != *" tcg "* ]] || paging=no5lvl
 	echo "console=ttyS0 root=/dev/root rootfstype=9p" \
 		"rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro" \
 		"init=$TOP/guest/init.sh pci=noacpi panic=-1 loglevel=7" \
-		"printk.devkmsg=on $tsc $append"
+		"printk.devkmsg=on $tsc $paging $append"
 }
 
 # qemu DIR TIMEOUT ACCEL_ARGS... -- EXTRA_ARGS...: run QEMU with DIR shared
