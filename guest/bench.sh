@@ -64,19 +64,9 @@ HS=$TOP/build/guest/hotstat
 dev=${BENCH_DEV:-/dev/vda} dev2=${BENCH_DEV2:-/dev/vdb}
 mnt=/tmp/mnt mnt2=/tmp/mnt2
 
-say() { echo "hot-guest: $*" 2>/dev/null > /dev/kmsg || echo "hot-guest: $*"; }
+# shellcheck source=guest/benchlib.sh
+. "$TOP/guest/benchlib.sh"
 trap 'say "bench: failed at line $LINENO: $BASH_COMMAND"' ERR
-
-mkfs_quiet() { # mkfs_quiet FS DEV
-	wipefs -a -q "$2" 2>/dev/null || true
-	case $1 in
-	btrfs) mkfs.btrfs -q -f "$2" >/dev/null ;;
-	# No lazy init: its kernel thread would write during the runs
-	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$2" ;;
-	xfs) mkfs.xfs -q -f "$2" ;;
-	*) echo "unknown fs $1" >&2; return 1 ;;
-	esac
-}
 
 mount_mode() { # mount_mode FS DEV DIR on|off
 	if [ "$4" = on ]; then

@@ -14,11 +14,13 @@
 #   PROFILE_RUNTIME  seconds of each fio run [3]
 #   PROFILE_FUNCS    the functions, one run each [see below]
 set -euo pipefail
+TOP=${HOT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 R=${HOT_RESULTS:-/tmp/results}/profile
 fs=${PROFILE_FS:-ext4} dev=${PROFILE_DEV:-/dev/ram0}
 runtime=${PROFILE_RUNTIME:-3} mnt=/tmp/mnt
 t=/sys/kernel/tracing
-say() { echo "hot-guest: $*" 2>/dev/null > /dev/kmsg || echo "hot-guest: $*"; }
+# shellcheck source=guest/benchlib.sh
+. "$TOP/guest/benchlib.sh"
 trap 'say "profile: failed at line $LINENO: $BASH_COMMAND"' ERR
 
 mkdir -p "$R"
@@ -27,12 +29,7 @@ mkdir -p "$R"
 	say "profile: no function profiler in this kernel (configs/profile.config)"
 	exit 1
 }
-case $fs in
-btrfs) mkfs.btrfs -q -f "$dev" >/dev/null ;;
-ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
-xfs) mkfs.xfs -q -f "$dev" ;;
-*) say "profile: unknown fs $fs"; exit 1 ;;
-esac
+mkfs_quiet "$fs" "$dev"
 mount -t "$fs" "$dev" "$mnt"
 fio --output=/dev/null --eta=never --name=layout --filename="$mnt/rand.dat" \
 	--size=1g --rw=write --bs=1m
@@ -45,7 +42,10 @@ funcs=${PROFILE_FUNCS:-vfs_read __hot_track_io hot_sample_add hot_range_span hot
 echo 1 > $t/options/graph-time
 
 run() { # run NAME FUNCTION MOUNT-OPTIONS...
-	echo "$2" > $t/set_ftrace_filter || return 0
+	echo "$2" > $t/set_ftrace_filter 2>/dev/null || {
+		say "profile: $2 cannot be profiled, skipped"
+		return 0
+	}
 	mount -t "$fs" "${@:3}" "$dev" "$mnt"
 	echo 0 > $t/function_profile_enabled
 	echo 1 > $t/function_profile_enabled
