@@ -478,7 +478,8 @@ def main():
                       f'({worst["fs"]} {worst["workload"]}); {nmet} of {len(rated)} met; '
                       f'widest spread {pm(wide["ratio_spread"])} ({wide["fs"]} {wide["workload"]})',
             'met': nmet == len(rated)})
-        nspread = sum((r['ratio_spread'] or 1) <= SPREAD for r in rated)
+        nspread = sum(r['ratio_spread'] is not None and r['ratio_spread'] <= SPREAD
+                      for r in rated)
         targets.append({
             'target': f'spread of each on/off ratio <= ±{SPREAD:.1%}',
             'figure': f'{nspread} of {len(rated)} within; widest {pm(wide["ratio_spread"])} '
