@@ -6,9 +6,12 @@
 # and memory figures. Raw results go to
 # $HOT_RESULTS/bench/; scripts/bench-report.py makes the tables on the host.
 #
-# Disks: /dev/vda for the workload files and the scaling (tracked), /dev/vdb
-# for fsmark (a fresh file system per run), the scaling (untracked) and the
-# memory per inode.
+# Disks: /dev/vda for the files the reads read and the scaling (tracked),
+# /dev/vdb for the writes and fsmark (a fresh file system per run: a write
+# changes the file system, btrfs's extent tree most, and the next run would
+# start from another state), the scaling (untracked) and the memory per
+# inode. Before the pairs of each workload, one run untracked, not kept:
+# the first run after a layout differs from the others.
 #
 # Environment (defaults in brackets):
 #   BENCH_MODE        ab: both, interleaved; off: untracked only (the
@@ -109,18 +112,23 @@ fio_run() { # fio_run OUT ARGS...: fio with JSON output
 		--randrepeat=1 --norandommap "$@"
 }
 
-# The workload WL on FS in mode MODE, run PAIR: output to raw/ID.out, the
+# The workload WL on FS in mode MODE, run PAIR: output to DIR/ID.out, the
 # guest's /proc/stat cpu line and the wall clock before and after to
-# raw/ID.stat.
-run_one() { # run_one FS WL PAIR MODE
+# DIR/ID.stat; DIR is raw/, or warmup/ for the run not kept.
+run_one() { # run_one FS WL PAIR MODE [DIR]
 	local fs=$1 wl=$2 pair=$3 m=$4 id=$1.$2.$3.$4 cpu0 cpu1 t0 t1
-	local out=$R/raw/$id.out
-	if [ "$wl" = fsmark ]; then
+	local dir=${5:-$R/raw}
+	local out=$dir/$id.out
+	case $wl in
+	randwrite|bufwrite)
+		layout_rand "$fs" "$dev2" "$mnt2"
+		mount_mode "$fs" "$dev2" "$mnt2" "$m" ;;
+	fsmark)
 		mkfs_quiet "$fs" "$dev2"
-		mount_mode "$fs" "$dev2" "$mnt2" "$m"
-	else
-		mount_mode "$fs" "$dev" "$mnt" "$m"
-	fi
+		mount_mode "$fs" "$dev2" "$mnt2" "$m" ;;
+	*)
+		mount_mode "$fs" "$dev" "$mnt" "$m" ;;
+	esac
 	drop_caches
 	t0=$EPOCHREALTIME
 	read -r cpu0 < /proc/stat
@@ -129,10 +137,10 @@ run_one() { # run_one FS WL PAIR MODE
 		fio_run "$out" --name=randread --filename="$mnt/rand.dat" --size="$size" \
 			--rw=randread --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
 	randwrite)
-		fio_run "$out" --name=randwrite --filename="$mnt/rand.dat" --size="$size" \
+		fio_run "$out" --name=randwrite --filename="$mnt2/rand.dat" --size="$size" \
 			--rw=randwrite --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
 	bufwrite)
-		fio_run "$out" --name=bufwrite --filename="$mnt/rand.dat" --size="$size" \
+		fio_run "$out" --name=bufwrite --filename="$mnt2/rand.dat" --size="$size" \
 			--rw=randwrite --bs=4k --direct=0 --fsync=32 --end_fsync=1 \
 			--runtime="$runtime" --time_based ;;
 	seqread)
@@ -143,16 +151,32 @@ run_one() { # run_one FS WL PAIR MODE
 	esac
 	read -r cpu1 < /proc/stat
 	t1=$EPOCHREALTIME
-	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$R/raw/$id.stat"
-	if [ "$wl" = fsmark ]; then umount "$mnt2"; else umount "$mnt"; fi
+	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$dir/$id.stat"
+	case $wl in
+	randwrite|bufwrite|fsmark) umount "$mnt2" ;;
+	*) umount "$mnt" ;;
+	esac
 }
 
-# The files the fio workloads use, written on an untracked mount
+# A fresh file system on DEV with the file of the random workloads, written
+# on an untracked mount
+layout_rand() { # layout_rand FS DEV DIR
+	mkfs_quiet "$1" "$2"
+	mount -t "$1" "$2" "$3"
+	fio --output=/dev/null --eta=never --name=layout --filename="$3/rand.dat" \
+		--size="$size" --rw=write --bs=1M --end_fsync=1
+	umount "$3"
+}
+
+# The files the read workloads read, written on an untracked mount
 layout() { # layout FS
 	mkfs_quiet "$1" "$dev"
 	mount -t "$1" "$dev" "$mnt"
-	fio --output=/dev/null --eta=never --name=layout --filename="$mnt/rand.dat" \
-		--size="$size" --rw=write --bs=1M --end_fsync=1
+	case " $workloads " in
+	*" randread "*)
+		fio --output=/dev/null --eta=never --name=layout --filename="$mnt/rand.dat" \
+			--size="$size" --rw=write --bs=1M --end_fsync=1 ;;
+	esac
 	case " $workloads " in
 	*" seqread "*)
 		fio --output=/dev/null --eta=never --name=layout --filename="$mnt/seq.dat" \
@@ -172,7 +196,8 @@ throughput() {
 		say "bench: $fs: laying out files"
 		layout "$fs"
 		for wl in $workloads; do
-			say "bench: $fs $wl: $pairs x ($modes)"
+			say "bench: $fs $wl: a warm-up run, then $pairs x ($modes)"
+			run_one "$fs" "$wl" 0 off "$R/warmup"
 			for pair in $(seq 1 "$pairs"); do
 				order=$modes
 				[ "$mode" != ab ] || [ $((pair % 2)) = 1 ] || order="on off"
@@ -371,7 +396,7 @@ cached_reads() {
 
 max_scale=0
 for n in $scale; do max_scale=$n; done
-mkdir -p "$R/raw" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
+mkdir -p "$R/raw" "$R/warmup" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 {
 	echo "mode=$mode"
 	echo "kernel=$(uname -r)"
