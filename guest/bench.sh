@@ -118,44 +118,47 @@ fio_run() { # fio_run OUT ARGS...: fio with JSON output
 run_one() { # run_one FS WL PAIR MODE [DIR]
 	local fs=$1 wl=$2 pair=$3 m=$4 id=$1.$2.$3.$4 cpu0 cpu1 t0 t1
 	local dir=${5:-$R/raw}
-	local out=$dir/$id.out
+	local out=$dir/$id.out d=$dev at=$mnt
 	case $wl in
 	randwrite|bufwrite)
-		layout_rand "$fs" "$dev2" "$mnt2"
-		mount_mode "$fs" "$dev2" "$mnt2" "$m" ;;
+		d=$dev2 at=$mnt2
+		layout_rand "$fs" "$d" "$at" ;;
 	fsmark)
-		mkfs_quiet "$fs" "$dev2"
-		mount_mode "$fs" "$dev2" "$mnt2" "$m" ;;
-	*)
-		mount_mode "$fs" "$dev" "$mnt" "$m" ;;
+		d=$dev2 at=$mnt2
+		mkfs_quiet "$fs" "$d" ;;
 	esac
+	mount_mode "$fs" "$d" "$at" "$m"
 	drop_caches
 	t0=$EPOCHREALTIME
 	read -r cpu0 < /proc/stat
 	case $wl in
 	randread)
-		fio_run "$out" --name=randread --filename="$mnt/rand.dat" --size="$size" \
+		fio_run "$out" --name=randread --filename="$at/rand.dat" --size="$size" \
 			--rw=randread --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
 	randwrite)
-		fio_run "$out" --name=randwrite --filename="$mnt2/rand.dat" --size="$size" \
+		fio_run "$out" --name=randwrite --filename="$at/rand.dat" --size="$size" \
 			--rw=randwrite --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
 	bufwrite)
-		fio_run "$out" --name=bufwrite --filename="$mnt2/rand.dat" --size="$size" \
+		fio_run "$out" --name=bufwrite --filename="$at/rand.dat" --size="$size" \
 			--rw=randwrite --bs=4k --direct=0 --fsync=32 --end_fsync=1 \
 			--runtime="$runtime" --time_based ;;
 	seqread)
-		fio_run "$out" --name=seqread --filename="$mnt/seq.dat" --size="$seq_size" \
+		fio_run "$out" --name=seqread --filename="$at/seq.dat" --size="$seq_size" \
 			--rw=read --bs=1M --direct=0 --invalidate=1 ;;
 	fsmark)
-		"$BIN/fsmark" "$mnt2/d" "$nfiles" > "$out" ;;
+		"$BIN/fsmark" "$at/d" "$nfiles" > "$out" ;;
 	esac
 	read -r cpu1 < /proc/stat
 	t1=$EPOCHREALTIME
 	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$dir/$id.stat"
-	case $wl in
-	randwrite|bufwrite|fsmark) umount "$mnt2" ;;
-	*) umount "$mnt" ;;
-	esac
+	umount "$at"
+}
+
+# A file of SIZE written in 1 MiB blocks, synced: the files the workloads
+# read or overwrite
+write_file() { # write_file PATH SIZE
+	fio --output=/dev/null --eta=never --name=layout --filename="$1" \
+		--size="$2" --rw=write --bs=1M --end_fsync=1
 }
 
 # A fresh file system on DEV with the file of the random workloads, written
@@ -163,8 +166,7 @@ run_one() { # run_one FS WL PAIR MODE [DIR]
 layout_rand() { # layout_rand FS DEV DIR
 	mkfs_quiet "$1" "$2"
 	mount -t "$1" "$2" "$3"
-	fio --output=/dev/null --eta=never --name=layout --filename="$3/rand.dat" \
-		--size="$size" --rw=write --bs=1M --end_fsync=1
+	write_file "$3/rand.dat" "$size"
 	umount "$3"
 }
 
@@ -172,16 +174,8 @@ layout_rand() { # layout_rand FS DEV DIR
 layout() { # layout FS
 	mkfs_quiet "$1" "$dev"
 	mount -t "$1" "$dev" "$mnt"
-	case " $workloads " in
-	*" randread "*)
-		fio --output=/dev/null --eta=never --name=layout --filename="$mnt/rand.dat" \
-			--size="$size" --rw=write --bs=1M --end_fsync=1 ;;
-	esac
-	case " $workloads " in
-	*" seqread "*)
-		fio --output=/dev/null --eta=never --name=layout --filename="$mnt/seq.dat" \
-			--size="$seq_size" --rw=write --bs=1M --end_fsync=1 ;;
-	esac
+	case " $workloads " in *" randread "*) write_file "$mnt/rand.dat" "$size" ;; esac
+	case " $workloads " in *" seqread "*) write_file "$mnt/seq.dat" "$seq_size" ;; esac
 	umount "$mnt"
 }
 
@@ -370,8 +364,7 @@ cached_reads() {
 	say "bench: cached 4 KiB reads on $fs: untracked, hot_track, hot_track=logical"
 	mkfs_quiet "$fs" "$dev2"
 	mount -t "$fs" "$dev2" "$mnt2"
-	fio --output=/dev/null --eta=never --name=layout --filename="$mnt2/c.dat" \
-		--size=64M --rw=write --bs=1M --end_fsync=1
+	write_file "$mnt2/c.dat" 64M
 	umount "$mnt2"
 	for i in $(seq 1 "$act_pairs"); do
 		case $((i % 3)) in
