@@ -147,8 +147,7 @@ boot() { # boot NAME PROFILE MODE [VAR=VALUE...]: VARs for the guest
 	else
 		set +e
 		"${cmd[@]}" </dev/null 2> >(tee "$dir.boot.log" >&2) |
-			grep -a --line-buffered 'hot-guest: bench' |
-			sed -u -e 's/\r$//' -e 's/.*hot-guest: />> guest: /'
+			guest_progress bench
 		rc=${PIPESTATUS[0]}
 		set -e
 	fi

@@ -335,8 +335,7 @@ for fs in "${fses[@]}"; do
 		nice -n 10 "${boot[@]}" </dev/null || rc=$?
 	else
 		set +e
-		nice -n 10 "${boot[@]}" </dev/null | grep -a --line-buffered 'hot-guest: fstests' |
-			sed -u -e 's/\r$//' -e 's/.*hot-guest: fstests:* />> guest: /'
+		nice -n 10 "${boot[@]}" </dev/null | guest_progress fstests strip
 		rc=${PIPESTATUS[0]}
 		set -e
 	fi

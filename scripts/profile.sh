@@ -26,8 +26,7 @@ done
 	--timeout 1200 --out "$out" \
 	--append "kunit.enable=0 brd.rd_nr=1 brd.rd_size=2097152" \
 	-- "${env[@]}" PROFILE_DEV=/dev/ram0 guest/profile.sh </dev/null |
-	grep -a --line-buffered 'hot-guest: profile' |
-	sed -u -e 's/\r$//' -e 's/.*hot-guest: />> guest: /' || true
+	guest_progress profile || true
 [ "$(cat "$out/rc" 2>/dev/null)" = 0 ] ||
 	die "the profiling guest failed; see ${out#"$TOP"/}/console.log"
 python3 "$TOP/scripts/profile-report.py" "$out/profile" > "$out/profile.md"

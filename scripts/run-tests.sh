@@ -74,8 +74,7 @@ if [ "${V:-0}" = 1 ]; then
 else
 	# Only the guest's progress markers, not the console.
 	set +e
-	"${boot[@]}" </dev/null | grep -a --line-buffered 'hot-guest: ' |
-		sed -u -e 's/\r$//' -e 's/.*hot-guest: />> guest: /'
+	"${boot[@]}" </dev/null | guest_progress ''
 	rc=${PIPESTATUS[0]}
 	set -e
 fi
