@@ -112,17 +112,16 @@ fio_run() { # fio_run OUT ARGS...: fio with JSON output
 		--randrepeat=1 --norandommap "$@"
 }
 
-# The workload WL on FS in mode MODE, run PAIR: output to DIR/ID.out, the
+# The workload WL on FS in mode MODE, run PAIR: output to raw/ID.out, the
 # guest's /proc/stat cpu line and the wall clock before and after to
-# DIR/ID.stat; DIR is raw/, or warmup/ for the run not kept.
-run_one() { # run_one FS WL PAIR MODE [DIR]
+# raw/ID.stat
+run_one() { # run_one FS WL PAIR MODE
 	local fs=$1 wl=$2 pair=$3 m=$4 id=$1.$2.$3.$4 cpu0 cpu1 t0 t1
-	local dir=${5:-$R/raw}
-	local out=$dir/$id.out d=$dev at=$mnt
+	local out=$R/raw/$id.out d=$dev at=$mnt
 	case $wl in
 	randwrite|bufwrite)
 		d=$dev2 at=$mnt2
-		layout_rand "$fs" "$d" "$at" ;;
+		fresh_file "$fs" "$d" "$at" rand.dat "$size" ;;
 	fsmark)
 		d=$dev2 at=$mnt2
 		mkfs_quiet "$fs" "$d" ;;
@@ -150,7 +149,7 @@ run_one() { # run_one FS WL PAIR MODE [DIR]
 	esac
 	read -r cpu1 < /proc/stat
 	t1=$EPOCHREALTIME
-	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$dir/$id.stat"
+	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$R/raw/$id.stat"
 	umount "$at"
 }
 
@@ -161,12 +160,12 @@ write_file() { # write_file PATH SIZE
 		--size="$2" --rw=write --bs=1M --end_fsync=1
 }
 
-# A fresh file system on DEV with the file of the random workloads, written
-# on an untracked mount
-layout_rand() { # layout_rand FS DEV DIR
+# A fresh file system FS on DEV with one file, FILE of SIZE, written on an
+# untracked mount at DIR
+fresh_file() { # fresh_file FS DEV DIR FILE SIZE
 	mkfs_quiet "$1" "$2"
 	mount -t "$1" "$2" "$3"
-	write_file "$3/rand.dat" "$size"
+	write_file "$3/$4" "$5"
 	umount "$3"
 }
 
@@ -190,8 +189,7 @@ throughput() {
 		say "bench: $fs: laying out files"
 		layout "$fs"
 		for wl in $workloads; do
-			say "bench: $fs $wl: a warm-up run, then $pairs x ($modes)"
-			run_one "$fs" "$wl" 0 off "$R/warmup"
+			say "bench: $fs $wl: $pairs x ($modes)"
 			for pair in $(seq 1 "$pairs"); do
 				order=$modes
 				[ "$mode" != ab ] || [ $((pair % 2)) = 1 ] || order="on off"
@@ -362,10 +360,7 @@ warmup() {
 cached_reads() {
 	local fs=$scale_fs i m order
 	say "bench: cached 4 KiB reads on $fs: untracked, hot_track, hot_track=logical"
-	mkfs_quiet "$fs" "$dev2"
-	mount -t "$fs" "$dev2" "$mnt2"
-	write_file "$mnt2/c.dat" 64M
-	umount "$mnt2"
+	fresh_file "$fs" "$dev2" "$mnt2" c.dat 64M
 	for i in $(seq 1 "$act_pairs"); do
 		case $((i % 3)) in
 		1) order="off plain logical" ;;
@@ -389,7 +384,7 @@ cached_reads() {
 
 max_scale=0
 for n in $scale; do max_scale=$n; done
-mkdir -p "$R/raw" "$R/warmup" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
+mkdir -p "$R/raw" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 {
 	echo "mode=$mode"
 	echo "kernel=$(uname -r)"
