@@ -112,12 +112,13 @@ fio_run() { # fio_run OUT ARGS...: fio with JSON output
 		--randrepeat=1 --norandommap "$@"
 }
 
-# The workload WL on FS in mode MODE, run PAIR: output to raw/ID.out, the
+# The workload WL on FS in mode MODE, run PAIR: output to DIR/ID.out, the
 # guest's /proc/stat cpu line and the wall clock before and after to
-# raw/ID.stat
-run_one() { # run_one FS WL PAIR MODE
+# DIR/ID.stat; DIR is raw/, or warmup/ for the run not kept.
+run_one() { # run_one FS WL PAIR MODE [DIR]
 	local fs=$1 wl=$2 pair=$3 m=$4 id=$1.$2.$3.$4 cpu0 cpu1 t0 t1
-	local out=$R/raw/$id.out d=$dev at=$mnt
+	local dir=${5:-$R/raw}
+	local out=$dir/$id.out d=$dev at=$mnt
 	case $wl in
 	randwrite|bufwrite)
 		d=$dev2 at=$mnt2
@@ -149,7 +150,7 @@ run_one() { # run_one FS WL PAIR MODE
 	esac
 	read -r cpu1 < /proc/stat
 	t1=$EPOCHREALTIME
-	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$R/raw/$id.stat"
+	printf '%s\n%s\nt0 %s\nt1 %s\n' "$cpu0" "$cpu1" "$t0" "$t1" > "$dir/$id.stat"
 	umount "$at"
 }
 
@@ -189,7 +190,8 @@ throughput() {
 		say "bench: $fs: laying out files"
 		layout "$fs"
 		for wl in $workloads; do
-			say "bench: $fs $wl: $pairs x ($modes)"
+			say "bench: $fs $wl: a warm-up run, then $pairs x ($modes)"
+			run_one "$fs" "$wl" 0 off "$R/warmup"
 			for pair in $(seq 1 "$pairs"); do
 				order=$modes
 				[ "$mode" != ab ] || [ $((pair % 2)) = 1 ] || order="on off"
@@ -384,7 +386,7 @@ cached_reads() {
 
 max_scale=0
 for n in $scale; do max_scale=$n; done
-mkdir -p "$R/raw" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
+mkdir -p "$R/raw" "$R/warmup" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 {
 	echo "mode=$mode"
 	echo "kernel=$(uname -r)"
