@@ -18,6 +18,9 @@
 #                     unpatched kernel), no scaling or memory part [ab]
 #   BENCH_PAIRS       runs of each mode per workload and fs [6]
 #   BENCH_RUNTIME     seconds per time-based fio run [3]
+#   BENCH_LONG        FS.WORKLOAD runs three times as long [btrfs.randwrite]:
+#                     the work btrfs's own threads do in a run varies from
+#                     one run to the next, and a longer run averages it out
 #   BENCH_FILES       files per fsmark run [20000]
 #   BENCH_FSES        ("" skips the workloads) [btrfs ext4 xfs]
 #   BENCH_WORKLOADS   [randread randwrite bufwrite seqread fsmark]
@@ -48,6 +51,7 @@ BIN=${HOT_GUEST_BIN:-$TOP/build/guest/bench}
 mode=${BENCH_MODE:-ab}
 pairs=${BENCH_PAIRS:-6}
 runtime=${BENCH_RUNTIME:-3}
+long=${BENCH_LONG-btrfs.randwrite}
 nfiles=${BENCH_FILES:-20000}
 fses=${BENCH_FSES-btrfs ext4 xfs}
 workloads=${BENCH_WORKLOADS-randread randwrite bufwrite seqread fsmark}
@@ -73,9 +77,9 @@ trap 'say "bench: failed at line $LINENO: $BASH_COMMAND"' ERR
 
 mount_mode() { # mount_mode FS DEV DIR on|off
 	if [ "$4" = on ]; then
-		mount -t "$1" -o hot_track "$2" "$3"
+		mount_fs "$1" "$2" "$3" hot_track
 	else
-		mount -t "$1" "$2" "$3"
+		mount_fs "$1" "$2" "$3"
 	fi
 }
 
@@ -118,7 +122,8 @@ fio_run() { # fio_run OUT ARGS...: fio with JSON output
 run_one() { # run_one FS WL PAIR MODE [DIR]
 	local fs=$1 wl=$2 pair=$3 m=$4 id=$1.$2.$3.$4 cpu0 cpu1 t0 t1
 	local dir=${5:-$R/raw}
-	local out=$dir/$id.out d=$dev at=$mnt
+	local out=$dir/$id.out d=$dev at=$mnt secs=$runtime
+	case " $long " in *" $fs.$wl "*) secs=$((3 * runtime)) ;; esac
 	case $wl in
 	randwrite|bufwrite)
 		d=$dev2 at=$mnt2
@@ -134,14 +139,14 @@ run_one() { # run_one FS WL PAIR MODE [DIR]
 	case $wl in
 	randread)
 		fio_run "$out" --name=randread --filename="$at/rand.dat" --size="$size" \
-			--rw=randread --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
+			--rw=randread --bs=4k --direct=1 --runtime="$secs" --time_based ;;
 	randwrite)
 		fio_run "$out" --name=randwrite --filename="$at/rand.dat" --size="$size" \
-			--rw=randwrite --bs=4k --direct=1 --runtime="$runtime" --time_based ;;
+			--rw=randwrite --bs=4k --direct=1 --runtime="$secs" --time_based ;;
 	bufwrite)
 		fio_run "$out" --name=bufwrite --filename="$at/rand.dat" --size="$size" \
 			--rw=randwrite --bs=4k --direct=0 --fsync=32 --end_fsync=1 \
-			--runtime="$runtime" --time_based ;;
+			--runtime="$secs" --time_based ;;
 	seqread)
 		fio_run "$out" --name=seqread --filename="$at/seq.dat" --size="$seq_size" \
 			--rw=read --bs=1M --direct=0 --invalidate=1 ;;
@@ -165,7 +170,7 @@ write_file() { # write_file PATH SIZE
 # untracked mount at DIR
 fresh_file() { # fresh_file FS DEV DIR FILE SIZE
 	mkfs_quiet "$1" "$2"
-	mount -t "$1" "$2" "$3"
+	mount_fs "$1" "$2" "$3"
 	write_file "$3/$4" "$5"
 	umount "$3"
 }
@@ -173,7 +178,7 @@ fresh_file() { # fresh_file FS DEV DIR FILE SIZE
 # The files the read workloads read, written on an untracked mount
 layout() { # layout FS
 	mkfs_quiet "$1" "$dev"
-	mount -t "$1" "$dev" "$mnt"
+	mount_fs "$1" "$dev" "$mnt"
 	case " $workloads " in *" randread "*) write_file "$mnt/rand.dat" "$size" ;; esac
 	case " $workloads " in *" seqread "*) write_file "$mnt/seq.dat" "$seq_size" ;; esac
 	umount "$mnt"
@@ -214,8 +219,8 @@ scaling() {
 	say "bench: scaling on $scale_fs: $scale ranges"
 	mkfs_quiet "$scale_fs" "$dev"
 	mkfs_quiet "$scale_fs" "$dev2"
-	mount -t "$scale_fs" -o hot_track "$dev" "$mnt"
-	mount -t "$scale_fs" "$dev2" "$mnt2"
+	mount_fs "$scale_fs" "$dev" "$mnt" hot_track
+	mount_fs "$scale_fs" "$dev2" "$mnt2"
 	truncate -s "$((max + 1))M" "$mnt/sparse" "$mnt2/sparse"
 	settle
 	slab scale-0
@@ -263,7 +268,7 @@ update_time() { # update_time N
 memory() {
 	say "bench: memory per inode on $scale_fs: $mem_files files"
 	mkfs_quiet "$scale_fs" "$dev2"
-	mount -t "$scale_fs" "$dev2" "$mnt2"
+	mount_fs "$scale_fs" "$dev2" "$mnt2"
 	"$BIN/fsmark" -n "$mnt2/m" "$mem_files" > "$R/scale/mem-create.txt"
 	umount "$mnt2"
 	local m
@@ -285,7 +290,7 @@ persist() {
 	local f=/tmp/persist.heat t0 t1 t2
 	say "bench: persistence on $scale_fs: $persist_files files x $persist_ranges ranges"
 	mkfs_quiet "$scale_fs" "$dev2"
-	mount -t "$scale_fs" -o hot_track "$dev2" "$mnt2"
+	mount_fs "$scale_fs" "$dev2" "$mnt2" hot_track
 	"$BIN/hotscale" spread "$mnt2" "$persist_files" "$persist_ranges" \
 		> "$R/scale/persist-spread.txt"
 	t0=$EPOCHREALTIME
@@ -293,7 +298,7 @@ persist() {
 	t1=$EPOCHREALTIME
 	umount "$mnt2"
 	drop_caches
-	mount -t "$scale_fs" -o hot_track "$dev2" "$mnt2"
+	mount_fs "$scale_fs" "$dev2" "$mnt2" hot_track
 	t2=$EPOCHREALTIME
 	"$HS" --json restore "$mnt2" "$f" > "$R/scale/persist-restore.json"
 	{
@@ -318,7 +323,7 @@ warmup() {
 	local fs=$scale_fs heat=/tmp/warm.heat nhot=$((warm_mb / 4)) i m t0 t1
 	say "bench: warm-up on $fs: ${warm_mb} MiB hot, $((4 * warm_mb)) MiB cold"
 	mkfs_quiet "$fs" "$dev2"
-	mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2"
+	mount_fs "$fs" "$dev2" "$mnt2" hot_track=logical
 	mkdir "$mnt2/hot" "$mnt2/cold"
 	fio --output=/dev/null --eta=never --name=hot --directory="$mnt2/hot" \
 		--nrfiles="$nhot" --filesize=4M --size="${warm_mb}M" --rw=write \
@@ -338,7 +343,7 @@ warmup() {
 	for i in $(seq 1 "$act_pairs"); do
 		for m in cold warm; do
 			drop_caches
-			mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2"
+			mount_fs "$fs" "$dev2" "$mnt2" hot_track=logical
 			t0=$EPOCHREALTIME
 			[ $m = cold ] ||
 				"$HS" --json warm --from "$heat" --bytes "${warm_mb}M" \
@@ -371,9 +376,9 @@ cached_reads() {
 		esac
 		for m in $order; do
 			case $m in
-			off) mount -t "$fs" "$dev2" "$mnt2" ;;
-			plain) mount -t "$fs" -o hot_track "$dev2" "$mnt2" ;;
-			logical) mount -t "$fs" -o hot_track=logical "$dev2" "$mnt2" ;;
+			off) mount_fs "$fs" "$dev2" "$mnt2" ;;
+			plain) mount_fs "$fs" "$dev2" "$mnt2" hot_track ;;
+			logical) mount_fs "$fs" "$dev2" "$mnt2" hot_track=logical ;;
 			esac
 			cat "$mnt2/c.dat" > /dev/null
 			fio_run "$R/act/cached-$m-$i.json" --name=cached \
@@ -397,6 +402,7 @@ mkdir -p "$R/raw" "$R/warmup" "$R/slab" "$R/scale" "$R/act" "$mnt" "$mnt2"
 	echo "clk_tck=$(getconf CLK_TCK)"
 	echo "pairs=$pairs"
 	echo "runtime=$runtime"
+	echo "long=$long"
 	echo "files=$nfiles"
 	echo "fses=$fses"
 	echo "workloads=$workloads"

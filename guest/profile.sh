@@ -30,7 +30,7 @@ mkdir -p "$R"
 	exit 1
 }
 mkfs_quiet "$fs" "$dev"
-mount -t "$fs" "$dev" "$mnt"
+mount_fs "$fs" "$dev" "$mnt"
 fio --output=/dev/null --eta=never --name=layout --filename="$mnt/rand.dat" \
 	--size=1g --rw=write --bs=1m
 umount "$mnt"
@@ -41,12 +41,12 @@ umount "$mnt"
 funcs=${PROFILE_FUNCS:-vfs_read __hot_track_io hot_sample_add hot_range_span hot_fold_work hot_samples_count hot_sample_count hot_freq_update}
 echo 1 > $t/options/graph-time
 
-run() { # run NAME FUNCTION MOUNT-OPTIONS...
+run() { # run NAME FUNCTION [MOUNT-OPTIONS]
 	echo "$2" > $t/set_ftrace_filter 2>/dev/null || {
 		say "profile: $2 cannot be profiled, skipped"
 		return 0
 	}
-	mount -t "$fs" "${@:3}" "$dev" "$mnt"
+	mount_fs "$fs" "$dev" "$mnt" "${3:-}"
 	echo 0 > $t/function_profile_enabled
 	echo 1 > $t/function_profile_enabled
 	fio --output-format=json --output="$R/$1.fio" --eta=never \
@@ -60,6 +60,6 @@ run() { # run NAME FUNCTION MOUNT-OPTIONS...
 
 run off vfs_read
 for f in $funcs; do
-	run "on-$f" "$f" -o hot_track
+	run "on-$f" "$f" hot_track
 	say "profile: $f done"
 done

@@ -583,8 +583,10 @@ def main():
       f'{pinf.get("nproc", "?")} vCPUs, {int(pinf.get("memtotal_kb") or 0) // 1024} MiB, '
       f'QEMU {accel}, kernel {pinf.get("kernel", "?")} (profile {a.profile}), '
       f'{clock}. {pinf.get("pairs")} pairs (untracked and tracked, '
-      f'which first swapped every pair; remount before each run), {pinf.get("runtime")} s per timed fio run, fsmark '
-      f'{pinf.get("files")} files, fio {pinf.get("fio", "?")}.'
+      f'which first swapped every pair; remount before each run), {pinf.get("runtime")} s per timed fio run'
+      + (f' ({", ".join(x.replace(".", " ") for x in pinf["long"].split())}: three times as long)'
+         if pinf.get("long") else '')
+      + f', fsmark {pinf.get("files")} files, fio {pinf.get("fio", "?")}.'
       + (f' Whole run: {a.seconds // 60} min.' if a.seconds else ''))
     if a.profile != 'bench':
         p('')
